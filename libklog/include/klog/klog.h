@@ -1,0 +1,11 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * klog/klog.h - everything libklog offers.
+ */
+#ifndef KLOG_KLOG_H
+#define KLOG_KLOG_H
+
+#include "ring.h"
+#include "ns.h"
+
+#endif /* KLOG_KLOG_H */

@@ -1,0 +1,256 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * klog/ns.h - the namespace object and the printk store path.
+ */
+#ifndef KLOG_NS_H
+#define KLOG_NS_H
+
+#include "klog_types.h"
+#include "ring.h"
+#include "platform.h"
+
+/* Defaults, as design S2 and S5. */
+#define KLOG_NS_DEFAULT_SIZE (64u * 1024)
+#define KLOG_NS_DEFAULT_MAX_SIZE (1024u * 1024)
+#define KLOG_NS_MAX_DEPTH 32
+#define KLOG_TAG_MAX 31
+#define KLOG_DEFAULT_LEVEL 4
+#define KLOG_PROP_BURST 10
+#define KLOG_PROP_INTERVAL_MS 5000
+
+/* Propagation policies (kernel.syslog_ns_propagate). */
+enum klog_propagate {
+	KLOG_PROPAGATE_NONE = 0,
+	KLOG_PROPAGATE_KERNEL = 1,
+	KLOG_PROPAGATE_ALL = 2,
+};
+
+/* /dev/kmsg write modes (printk.devkmsg), as upstream's DEVKMSG_LOG_MASK. */
+enum klog_devkmsg {
+	KLOG_DEVKMSG_RATELIMIT = 0,
+	KLOG_DEVKMSG_ON = 1,
+	KLOG_DEVKMSG_OFF = 2,
+};
+
+/* Message flags for klog_ns_store() beyond the record flags. */
+#define KLOG_MSG_USER 0x100	/* from user space (a /dev/kmsg write) */
+
+/**
+ * struct klog_config - settings shared by a whole namespace tree.
+ * @max_size:            largest ring a child may ask for.
+ * @default_size:        ring size for a request of 0.
+ * @default_level:       level of messages without a level prefix.
+ * @propagate:           enum klog_propagate.
+ * @prop_burst:          copies per interval a child may send its parent.
+ * @prop_interval_ms:    the propagation ratelimit window; 0 disables it.
+ * @devkmsg:             enum klog_devkmsg.
+ * @devkmsg_burst:       /dev/kmsg writes per interval and namespace.
+ * @devkmsg_interval_ms: their window.
+ * @console_loglevel:    the (global) console level, syslog actions 6-8.
+ * @saved_console_loglevel: level saved by CONSOLE_OFF, -1 if none.
+ * @minimum_console_loglevel: floor for CONSOLE_LEVEL.
+ * @printk_time:         whether syslog text carries timestamps.
+ * @next_id:             next automatic namespace id.
+ *
+ * Locking: plain integers written by the administrator (sysctl) and read
+ * without locks; @next_id is written under the root's lock.
+ */
+struct klog_config {
+	u32 max_size;
+	u32 default_size;
+	int default_level;
+	int propagate;
+	u32 prop_burst;
+	u32 prop_interval_ms;
+	int devkmsg;
+	u32 devkmsg_burst;
+	u32 devkmsg_interval_ms;
+	int console_loglevel;
+	int saved_console_loglevel;
+	int minimum_console_loglevel;
+	bool printk_time;
+	u64 next_id;
+};
+
+/**
+ * struct klog_ratelimit - the state of one ratelimit window.
+ * @begin_ns: start of the current window.
+ * @printed:  events allowed in it.
+ * @missed:   events refused in it.
+ * @started:  @begin_ns is valid.
+ */
+struct klog_ratelimit {
+	u64 begin_ns;
+	u32 printed;
+	u32 missed;
+	bool started;
+};
+
+/**
+ * struct klog_ns_stats - counters of one namespace.
+ * @stored:            records stored in this namespace's ring.
+ * @dropped_overwrite: records overwritten before every reader saw them.
+ * @dropped_ratelimit: /dev/kmsg writes refused by the write ratelimit.
+ * @propagated:        copies sent to the parent.
+ * @suppressed:        copies refused by the propagation ratelimit.
+ */
+struct klog_ns_stats {
+	u64 stored;
+	u64 dropped_overwrite;
+	u64 dropped_ratelimit;
+	u64 propagated;
+	u64 suppressed;
+};
+
+/**
+ * struct klog_cont - the continuation-line buffer of a namespace.
+ * @buf:      pending text (and scratch space for formatting behind it).
+ * @len:      pending bytes; 0 means nothing is pending.
+ * @caller_id: who owns the pending line.
+ * @ts_nsec:  time of its first fragment.
+ * @facility, @level, @flags: of its first fragment.
+ * @user:     it came from user space.
+ */
+struct klog_cont {
+	char buf[KLOG_RECORD_MAX + 1];
+	u32 len;
+	u32 caller_id;
+	u64 ts_nsec;
+	u8 facility;
+	u8 level;
+	u8 flags;
+	bool user;
+};
+
+struct klog_ns;
+
+/**
+ * struct klog_ns_ops - hooks of the embedding code.
+ * @release: called by the last klog_ns_put() after klog_ns_destroy();
+ *           frees the object.  NULL: kl_free() it.
+ * @emit:    root only: store a record somewhere else instead of the ring
+ *           (the kernel's own printk ring for the host).  The text is
+ *           @e->pre then @e->text.
+ */
+struct klog_ns_ops {
+	void (*release)(struct klog_ns *ns);
+	void (*emit)(struct klog_ns *ns, const struct klog_entry *e);
+};
+
+/**
+ * struct klog_ns_params - how to create a namespace.
+ * @size:  ring bytes; 0 for the default; rounded up to a power of two and
+ *         to KLOG_RING_MIN; more than the config's max_size is -EINVAL.
+ * @tag:   NULL, or up to KLOG_TAG_MAX printable bytes, NUL-terminated.
+ * @id:    identifier for "[ns:<id>] "; 0 picks the next automatic one.
+ * @owner: opaque owner (the kernel's user namespace), for permissions.
+ * @cfg:   root only: shared settings; NULL uses the root's own defaults.
+ * @ops:   hooks, or NULL.
+ */
+struct klog_ns_params {
+	u32 size;
+	const char *tag;
+	u64 id;
+	void *owner;
+	struct klog_config *cfg;
+	const struct klog_ns_ops *ops;
+};
+
+/**
+ * struct klog_ns - one kernel log.
+ *
+ * Locking: @lock protects @ring, @cont, every cursor, @stats, the
+ * ratelimit states and @dmesg_restrict writes.  Locks nest child before
+ * parent only (the propagation path), never the other way, never between
+ * siblings.  @ref, @parent, @root, @cfg, @ops, @tag, @id, @level and
+ * @owner are set at init and then read-only.
+ */
+struct klog_ns {
+	kl_lock_t lock;
+	struct klog_ring ring;
+	struct klog_cont cont;
+	struct klog_cursor syslog_cur;
+	u32 syslog_partial;
+	struct klog_cursor clear_cur;
+	kl_waitq_t wait;
+	kl_ref_t ref;
+	struct klog_ns *parent;
+	struct klog_ns *root;
+	struct klog_config *cfg;
+	const struct klog_ns_ops *ops;
+	void *owner;
+	void *priv;
+	u64 id;
+	u32 level;
+	int dmesg_restrict;
+	char tag[KLOG_TAG_MAX + 1];
+	struct klog_ratelimit prop_rl;
+	struct klog_ratelimit kmsg_rl;
+	struct klog_ns_stats stats;
+	struct klog_config own_cfg;
+};
+
+/**
+ * struct klog_msg - one message for klog_ns_store().
+ * @facility:  syslog facility (0 = kernel).
+ * @level:     0-7, or -1 for the configured default.
+ * @flags:     KLOG_F_CONT, KLOG_F_NEWLINE, KLOG_F_PREFIX, KLOG_MSG_USER.
+ * @caller_id: upstream-style caller id.
+ * @text:      the text; a trailing newline is stripped and sets NEWLINE.
+ * @text_len:  its length.
+ * @dict:      NULL or KEY=value pairs separated by NUL.
+ * @dict_len:  its length.
+ */
+struct klog_msg {
+	u8 facility;
+	int level;
+	u32 flags;
+	u32 caller_id;
+	const char *text;
+	size_t text_len;
+	const char *dict;
+	size_t dict_len;
+};
+
+/**
+ * struct klog_msgbuf - a record copied out of a namespace.
+ * @rec:  the record; its text and dict point into @text and @dict.
+ * @lost: records the cursor lost before this one.
+ */
+struct klog_msgbuf {
+	struct klog_record rec;
+	u64 lost;
+	char text[KLOG_RECORD_MAX];
+	char dict[KLOG_DICT_MAX];
+};
+
+void klog_config_init(struct klog_config *cfg);
+int klog_ns_check_tag(const char *tag);
+int klog_ns_size(const struct klog_config *cfg, u32 size, u32 *out);
+int klog_ns_init(struct klog_ns *ns, struct klog_ns *parent,
+		 const struct klog_ns_params *p);
+void klog_ns_destroy(struct klog_ns *ns);
+int klog_ns_create(struct klog_ns *parent, const struct klog_ns_params *p,
+		   struct klog_ns **out);
+struct klog_ns *klog_ns_get(struct klog_ns *ns);
+void klog_ns_put(struct klog_ns *ns);
+void klog_ns_get_stats(struct klog_ns *ns, struct klog_ns_stats *out);
+void klog_ns_set_dmesg_restrict(struct klog_ns *ns, int value);
+int klog_ns_name(const struct klog_ns *ns, char *buf, size_t size);
+
+__attribute__((format(printf, 2, 0)))
+int klog_ns_vprintk(struct klog_ns *ns, const char *fmt, va_list args);
+__attribute__((format(printf, 2, 3)))
+int klog_ns_printk(struct klog_ns *ns, const char *fmt, ...);
+int klog_ns_store(struct klog_ns *ns, const struct klog_msg *m);
+void klog_ns_flush(struct klog_ns *ns);
+u32 klog_ns_flush_locked(struct klog_ns *ns);
+void klog_ns_wake(struct klog_ns *ns, u32 hops);
+int klog_ns_read(struct klog_ns *ns, struct klog_cursor *c,
+		 struct klog_msgbuf *out);
+
+u32 klog_parse_prefix(const char *text, u32 len, int *level, u32 *flags);
+bool klog_ratelimit_check(struct klog_ratelimit *rl, u64 now, u32 burst,
+			  u32 interval_ms, u32 *missed);
+
+#endif /* KLOG_NS_H */

@@ -1,0 +1,128 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * klog/ring.h - the record ring and its cursors.
+ *
+ * A ring is not locked by itself: its owner (struct klog_ns) serialises
+ * every call with the namespace lock.
+ */
+#ifndef KLOG_RING_H
+#define KLOG_RING_H
+
+#include "klog_types.h"
+
+/* Text bytes in one record, as upstream's PRINTKRB_RECORD_MAX. */
+#define KLOG_RECORD_MAX 1024
+/* Dictionary bytes in one record. */
+#define KLOG_DICT_MAX 1024
+/* Smallest ring, in bytes. */
+#define KLOG_RING_MIN 4096
+/* Largest ring the library accepts at all, in bytes (1 GiB). */
+#define KLOG_RING_LIMIT (1u << 30)
+
+/* Record flags (the low four have upstream's LOG_* values). */
+#define KLOG_F_NEWLINE 0x02	/* text ended with a newline */
+#define KLOG_F_PREFIX 0x04	/* text had a level prefix */
+#define KLOG_F_CONT 0x08	/* text started as a continuation */
+#define KLOG_F_TRUNC 0x10	/* text or dictionary was truncated */
+
+/**
+ * struct klog_cursor - a position in a ring.
+ * @seq: sequence number of the next record to read.
+ * @idx: byte offset of that record (or of the wrap marker before it).
+ *
+ * A cursor whose @seq is below the ring's first_seq has lost records;
+ * klog_ring_cursor_fix() moves it and reports how many.
+ */
+struct klog_cursor {
+	u64 seq;
+	u32 idx;
+};
+
+/**
+ * struct klog_record - a record as seen by a reader.
+ *
+ * @text and @dict point into the ring and stay valid only while the
+ * owner's lock is held.  @dict holds KEY=value pairs separated by NUL.
+ */
+struct klog_record {
+	u64 seq;
+	u64 ts_nsec;
+	u32 caller_id;
+	u8 facility;
+	u8 level;
+	u8 flags;
+	const char *text;
+	u32 text_len;
+	const char *dict;
+	u32 dict_len;
+};
+
+/**
+ * struct klog_entry - a record to store.
+ *
+ * The stored text is @pre followed by @text (the pair lets a propagated
+ * copy be stored with its "[tag] " prefix without an intermediate buffer).
+ */
+struct klog_entry {
+	u64 ts_nsec;
+	u32 caller_id;
+	u8 facility;
+	u8 level;
+	u8 flags;
+	const char *pre;
+	u32 pre_len;
+	const char *text;
+	u32 text_len;
+	const char *dict;
+	u32 dict_len;
+};
+
+/**
+ * struct klog_ring - variable-length records in one power-of-two buffer.
+ * @buf:       the storage, @size bytes, owned by the caller of init.
+ * @size:      power of two, at least KLOG_RING_MIN.
+ * @first_seq: sequence number of the oldest record.
+ * @first_idx: its offset.
+ * @next_seq:  sequence number the next stored record gets.
+ * @next_idx:  offset where it goes (if it fits before the end).
+ * @last_idx:  offset of the newest record.
+ *
+ * Locking: none of its own; see the owner.
+ */
+struct klog_ring {
+	char *buf;
+	u32 size;
+	u64 first_seq;
+	u32 first_idx;
+	u64 next_seq;
+	u32 next_idx;
+	u32 last_idx;
+};
+
+int klog_ring_init(struct klog_ring *ring, void *buf, u32 size);
+u64 klog_ring_store(struct klog_ring *ring, const struct klog_entry *e);
+u32 klog_ring_max_text(const struct klog_ring *ring);
+u64 klog_ring_cursor_fix(const struct klog_ring *ring, struct klog_cursor *c);
+bool klog_ring_peek(const struct klog_ring *ring, const struct klog_cursor *c,
+		    struct klog_record *rec);
+void klog_ring_advance(const struct klog_ring *ring, struct klog_cursor *c);
+bool klog_ring_read(const struct klog_ring *ring, struct klog_cursor *c,
+		    struct klog_record *rec, u64 *lost);
+void klog_ring_cursor_first(const struct klog_ring *ring,
+			    struct klog_cursor *c);
+void klog_ring_cursor_end(const struct klog_ring *ring, struct klog_cursor *c);
+bool klog_ring_last(const struct klog_ring *ring, struct klog_record *rec);
+
+/**
+ * klog_ring_count() - number of records currently held.
+ * @ring: the ring.
+ *
+ * Context: owner's lock held.
+ * Return: next_seq - first_seq.
+ */
+static inline u64 klog_ring_count(const struct klog_ring *ring)
+{
+	return ring->next_seq - ring->first_seq;
+}
+
+#endif /* KLOG_RING_H */

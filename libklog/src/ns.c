@@ -1,0 +1,307 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * ns.c - the namespace object.
+ *
+ * DOC: namespace object
+ *
+ * A struct klog_ns is one kernel log: a ring, its cursors (the destructive
+ * syslog cursor, the clear point), the continuation buffer, a wait queue,
+ * settings and counters, a reference count and a parent.  The root has no
+ * parent and models the host log; it owns the struct klog_config that the
+ * whole tree shares unless the embedder passes its own (the kernel passes
+ * its sysctls).
+ *
+ * Creation checks everything before it allocates, allocates the ring
+ * last, and frees what it allocated on every error path, so a failed
+ * create leaves nothing behind.  A child holds a reference on its parent;
+ * the last klog_ns_put() destroys the namespace, calls the embedder's
+ * release hook (or frees it) and drops the parent's reference.
+ *
+ * Locking: see struct klog_ns.  Init and destroy run with no other user
+ * of the object.
+ */
+#include "platform/platform.h"
+#include "klog/ns.h"
+
+/**
+ * klog_config_init() - fill a config with the defaults.
+ * @cfg: the config.
+ *
+ * Context: any.
+ */
+void klog_config_init(struct klog_config *cfg)
+{
+	kl_memset(cfg, 0, sizeof(*cfg));
+	cfg->max_size = KLOG_NS_DEFAULT_MAX_SIZE;
+	cfg->default_size = KLOG_NS_DEFAULT_SIZE;
+	cfg->default_level = KLOG_DEFAULT_LEVEL;
+	cfg->propagate = KLOG_PROPAGATE_KERNEL;
+	cfg->prop_burst = KLOG_PROP_BURST;
+	cfg->prop_interval_ms = KLOG_PROP_INTERVAL_MS;
+	cfg->devkmsg = KLOG_DEVKMSG_RATELIMIT;
+	cfg->devkmsg_burst = 10;
+	cfg->devkmsg_interval_ms = 5000;
+	cfg->console_loglevel = 7;
+	cfg->saved_console_loglevel = -1;
+	cfg->minimum_console_loglevel = 1;
+	cfg->printk_time = true;
+	cfg->next_id = 1;
+}
+
+/**
+ * klog_ns_check_tag() - validate a tag.
+ * @tag: NULL, or a NUL-terminated string.
+ *
+ * A tag is NULL or 1 to KLOG_TAG_MAX bytes in 0x21..0x7e except '[' and
+ * ']' (it is printed as "[tag] ").  An empty string means no tag.
+ *
+ * Context: any.
+ * Return: 0, or -EINVAL.
+ */
+int klog_ns_check_tag(const char *tag)
+{
+	size_t i, len;
+
+	if (!tag)
+		return 0;
+	len = kl_strnlen(tag, KLOG_TAG_MAX + 1);
+	if (len > KLOG_TAG_MAX)
+		return -EINVAL;
+	for (i = 0; i < len; i++) {
+		unsigned char ch = tag[i];
+
+		if (ch < 0x21 || ch > 0x7e || ch == '[' || ch == ']')
+			return -EINVAL;
+	}
+	return 0;
+}
+
+/**
+ * klog_ns_size() - the ring size a request gets.
+ * @cfg:  the tree's settings.
+ * @size: requested bytes; 0 means cfg->default_size.
+ * @out:  the size: a power of two, at least KLOG_RING_MIN.
+ *
+ * Context: any.
+ * Return: 0, or -EINVAL if the rounded size exceeds cfg->max_size.
+ */
+int klog_ns_size(const struct klog_config *cfg, u32 size, u32 *out)
+{
+	u32 s = KLOG_RING_MIN;
+
+	if (!size)
+		size = cfg->default_size;
+	if (size > cfg->max_size || size > KLOG_RING_LIMIT)
+		return -EINVAL;
+	while (s < size)
+		s <<= 1;
+	if (s > cfg->max_size)
+		return -EINVAL;
+	*out = s;
+	return 0;
+}
+
+/**
+ * klog_ns_init() - set up a namespace in caller-provided memory.
+ * @ns:     zeroed memory.
+ * @parent: the parent, or NULL for a root.
+ * @p:      parameters.  A root's size may be 0 only if @p->ops->emit is
+ *          set (its records then go elsewhere and it has no ring).
+ *
+ * On success @ns holds one reference and, if @parent, a reference on it.
+ *
+ * Context: process context (allocates, may sleep).
+ * Return: 0; -EINVAL for a bad size or tag; -ENOSPC if the tree would be
+ * deeper than KLOG_NS_MAX_DEPTH; -ENOMEM.  On error nothing is allocated
+ * and @parent is untouched.
+ */
+int klog_ns_init(struct klog_ns *ns, struct klog_ns *parent,
+		 const struct klog_ns_params *p)
+{
+	struct klog_config *cfg;
+	kl_irqflags_t flags;
+	u32 size = 0;
+	void *buf;
+	int ret;
+
+	if (parent) {
+		cfg = parent->cfg;
+	} else {
+		cfg = p->cfg;
+		if (!cfg) {
+			klog_config_init(&ns->own_cfg);
+			cfg = &ns->own_cfg;
+		}
+	}
+	if (parent && parent->level >= KLOG_NS_MAX_DEPTH)
+		return -ENOSPC;
+	ret = klog_ns_check_tag(p->tag);
+	if (ret)
+		return ret;
+	if (parent || p->size || !p->ops || !p->ops->emit) {
+		ret = klog_ns_size(cfg, p->size, &size);
+		if (ret)
+			return ret;
+	}
+
+	if (size) {
+		buf = kl_alloc(size);
+		if (!buf)
+			return -ENOMEM;
+		ret = klog_ring_init(&ns->ring, buf, size);
+		if (kl_warn_on_once(ret)) {
+			kl_free(buf);
+			return ret;
+		}
+	}
+
+	kl_lock_init(&ns->lock, parent ? parent->level + 1 : 0);
+	kl_waitq_init(&ns->wait);
+	kl_ref_init(&ns->ref, 1);
+	ns->cfg = cfg;
+	ns->ops = p->ops;
+	ns->owner = p->owner;
+	ns->level = parent ? parent->level + 1 : 0;
+	ns->parent = parent ? klog_ns_get(parent) : NULL;
+	ns->root = parent ? parent->root : ns;
+	ns->dmesg_restrict = parent ? parent->dmesg_restrict : 0;
+	if (p->tag)
+		kl_memcpy(ns->tag, p->tag, kl_strnlen(p->tag, KLOG_TAG_MAX));
+	ns->id = p->id;
+	if (!ns->id) {
+		kl_lock_irqsave(&ns->root->lock, flags);
+		ns->id = cfg->next_id++;
+		kl_unlock_irqrestore(&ns->root->lock, flags);
+	}
+	return 0;
+}
+
+/**
+ * klog_ns_destroy() - free what klog_ns_init() allocated.
+ * @ns: a namespace nobody else uses any more.
+ *
+ * Does not drop the parent's reference (klog_ns_put() does).
+ *
+ * Context: process context.
+ */
+void klog_ns_destroy(struct klog_ns *ns)
+{
+	kl_free(ns->ring.buf);
+	ns->ring.buf = NULL;
+	kl_waitq_destroy(&ns->wait);
+	kl_lock_destroy(&ns->lock);
+}
+
+/**
+ * klog_ns_create() - allocate and initialise a namespace.
+ * @parent: the parent, or NULL for a root.
+ * @p:      parameters, see klog_ns_init().
+ * @out:    the new namespace, holding one reference.
+ *
+ * Context: process context (allocates, may sleep).
+ * Return: 0 or a negative errno as klog_ns_init(); on error *@out is
+ * unchanged and nothing stays allocated.
+ */
+int klog_ns_create(struct klog_ns *parent, const struct klog_ns_params *p,
+		   struct klog_ns **out)
+{
+	struct klog_ns *ns;
+	int ret;
+
+	ns = kl_alloc(sizeof(*ns));
+	if (!ns)
+		return -ENOMEM;
+	ret = klog_ns_init(ns, parent, p);
+	if (ret) {
+		kl_free(ns);
+		return ret;
+	}
+	*out = ns;
+	return 0;
+}
+
+/**
+ * klog_ns_get() - take a reference.
+ * @ns: a namespace the caller already holds a reference on.
+ *
+ * Context: any.
+ * Return: @ns.
+ */
+struct klog_ns *klog_ns_get(struct klog_ns *ns)
+{
+	kl_ref_get(&ns->ref);
+	return ns;
+}
+
+/**
+ * klog_ns_put() - drop a reference; the last one frees the namespace.
+ * @ns: the namespace, or NULL.
+ *
+ * Freeing walks up: a parent whose last reference was its child's is
+ * freed too.
+ *
+ * Context: process context when it may be the last reference.
+ */
+void klog_ns_put(struct klog_ns *ns)
+{
+	while (ns && kl_ref_put(&ns->ref)) {
+		struct klog_ns *parent = ns->parent;
+
+		klog_ns_destroy(ns);
+		if (ns->ops && ns->ops->release)
+			ns->ops->release(ns);
+		else
+			kl_free(ns);
+		ns = parent;
+	}
+}
+
+/**
+ * klog_ns_get_stats() - copy the counters.
+ * @ns:  the namespace.
+ * @out: the copy.
+ *
+ * Context: any that may take a spinlock.
+ */
+void klog_ns_get_stats(struct klog_ns *ns, struct klog_ns_stats *out)
+{
+	kl_irqflags_t flags;
+
+	kl_lock_irqsave(&ns->lock, flags);
+	*out = ns->stats;
+	kl_unlock_irqrestore(&ns->lock, flags);
+}
+
+/**
+ * klog_ns_set_dmesg_restrict() - set this namespace's dmesg_restrict.
+ * @ns:    the namespace.
+ * @value: 0 or 1 (other values are clamped to 1).
+ *
+ * Children created later inherit the value; existing ones keep theirs.
+ *
+ * Context: any that may take a spinlock.
+ */
+void klog_ns_set_dmesg_restrict(struct klog_ns *ns, int value)
+{
+	kl_irqflags_t flags;
+
+	kl_lock_irqsave(&ns->lock, flags);
+	ns->dmesg_restrict = !!value;
+	kl_unlock_irqrestore(&ns->lock, flags);
+}
+
+/**
+ * klog_ns_name() - the label used on copies: "tag" or "ns:<id>".
+ * @ns:   the namespace.
+ * @buf:  output, NUL-terminated.
+ * @size: its size.
+ *
+ * Context: any.
+ * Return: the length of the label (as snprintf).
+ */
+int klog_ns_name(const struct klog_ns *ns, char *buf, size_t size)
+{
+	if (ns->tag[0])
+		return kl_snprintf(buf, size, "%s", ns->tag);
+	return kl_snprintf(buf, size, "ns:%llu", (unsigned long long)ns->id);
+}

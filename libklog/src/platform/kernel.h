@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * kernel.h - the Linux kernel half of the platform seam.
+ *
+ * DOC: kernel platform
+ *
+ * Locks are raw spinlocks taken with interrupts disabled, so the store path
+ * may run in any context that may take a spinlock (not NMI).  Each
+ * namespace depth has its own lockdep class: the store path takes a
+ * child's lock, then its parent's (deeper before shallower), hand over
+ * hand.  Memory comes from kvzalloc(GFP_KERNEL_ACCOUNT), so rings are
+ * charged to the creator's memory cgroup.  The clock is local_clock(), as
+ * printk's.
+ */
+#ifndef KLOG_PLATFORM_KERNEL_H
+#define KLOG_PLATFORM_KERNEL_H
+
+#include <linux/bug.h>
+#include <linux/errno.h>
+#include <linux/lockdep.h>
+#include <linux/math64.h>
+#include <linux/mm.h>
+#include <linux/refcount.h>
+#include <linux/sched.h>
+#include <linux/sched/clock.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <linux/string.h>
+#include <linux/wait.h>
+
+#include "klog_types.h"
+
+#define KLOG_PLAT_LOCK_DEPTHS 34
+extern struct lock_class_key klog_plat_lock_keys[KLOG_PLAT_LOCK_DEPTHS];
+
+typedef raw_spinlock_t kl_lock_t;
+typedef unsigned long kl_irqflags_t;
+#define kl_lock_init(l, level) do {					\
+	raw_spin_lock_init(l);						\
+	lockdep_set_class((l), &klog_plat_lock_keys[min_t(int, (level),\
+					KLOG_PLAT_LOCK_DEPTHS - 1)]);	\
+} while (0)
+#define kl_lock_destroy(l) do { } while (0)
+#define kl_lock_irqsave(l, f) raw_spin_lock_irqsave((l), (f))
+#define kl_unlock_irqrestore(l, f) raw_spin_unlock_irqrestore((l), (f))
+#define kl_lock_nested(l) raw_spin_lock(l)
+#define kl_unlock_nested(l) raw_spin_unlock(l)
+
+/* Memory is charged to the caller's memory cgroup.  May sleep. */
+#define kl_alloc(n) kvzalloc((n), GFP_KERNEL_ACCOUNT)
+#define kl_free(p) kvfree(p)
+
+#define kl_clock_ns() local_clock()
+
+/* Same encoding as printk_caller_id() in kernel/printk/printk.c. */
+static inline u32 kl_caller_id(void)
+{
+	return in_task() ? task_pid_nr(current) :
+		0x80000000 + smp_processor_id();
+}
+
+typedef refcount_t kl_ref_t;
+#define kl_ref_init(r, v) refcount_set((r), (v))
+#define kl_ref_get(r) refcount_inc(r)
+#define kl_ref_put(r) refcount_dec_and_test(r)
+#define kl_ref_read(r) refcount_read(r)
+
+/*
+ * Wait queues.  kl_waitq_wake() must not be called with a klog lock held
+ * (the core wakes after unlocking).  kl_waitq_wait() returns -ERESTARTSYS
+ * when a signal interrupts the sleep.
+ */
+typedef wait_queue_head_t kl_waitq_t;
+#define kl_waitq_init(wq) init_waitqueue_head(wq)
+#define kl_waitq_destroy(wq) do { } while (0)
+#define kl_waitq_wake(wq) wake_up_interruptible(wq)
+#define kl_waitq_wait(wq, c, a) wait_event_interruptible(*(wq), (c)(a))
+
+#define kl_warn_on_once(c) WARN_ON_ONCE(c)
+
+#define kl_vsnprintf vsnprintf
+#define kl_snprintf snprintf
+#define kl_memcpy memcpy
+#define kl_memmove memmove
+#define kl_memset memset
+#define kl_memchr memchr
+#define kl_strnlen strnlen
+
+static inline u64 kl_div_u64_rem(u64 n, u32 d, u32 *rem)
+{
+	return div_u64_rem(n, d, rem);
+}
+
+#endif /* KLOG_PLATFORM_KERNEL_H */

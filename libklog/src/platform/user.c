@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * user.c - the userspace half of the platform seam.
+ *
+ * DOC: userspace platform implementation
+ *
+ * Besides the seam calls, this file holds the test hooks declared in
+ * <klog/testing.h>: a fake clock and allocation fault injection.
+ */
+#define _GNU_SOURCE
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+
+#include "platform.h"
+#include "klog/testing.h"
+
+static _Atomic(u64 (*)(void)) fake_clock;
+static atomic_long alloc_count;
+static atomic_long alloc_fail_at;
+
+void *klog_plat_alloc(size_t size)
+{
+	long n = atomic_fetch_add(&alloc_count, 1) + 1;
+	long fail = atomic_load(&alloc_fail_at);
+
+	if (fail > 0 && n == fail)
+		return NULL;
+	return calloc(1, size);
+}
+
+void klog_plat_free(void *p)
+{
+	free(p);
+}
+
+u64 klog_plat_clock_ns(void)
+{
+	u64 (*fn)(void) = atomic_load(&fake_clock);
+	struct timespec ts;
+
+	if (fn)
+		return fn();
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (u64)ts.tv_sec * 1000000000ull + (u64)ts.tv_nsec;
+}
+
+u32 klog_plat_caller_id(void)
+{
+	return (u32)syscall(SYS_gettid) & 0x7fffffffu;
+}
+
+void klog_plat_waitq_init(kl_waitq_t *wq)
+{
+	pthread_mutex_init(&wq->mu, NULL);
+	pthread_cond_init(&wq->cv, NULL);
+}
+
+void klog_plat_waitq_destroy(kl_waitq_t *wq)
+{
+	pthread_cond_destroy(&wq->cv);
+	pthread_mutex_destroy(&wq->mu);
+}
+
+void klog_plat_waitq_wake(kl_waitq_t *wq)
+{
+	pthread_mutex_lock(&wq->mu);
+	pthread_cond_broadcast(&wq->cv);
+	pthread_mutex_unlock(&wq->mu);
+}
+
+int klog_plat_waitq_wait(kl_waitq_t *wq, bool (*cond)(void *), void *arg)
+{
+	pthread_mutex_lock(&wq->mu);
+	while (!cond(arg))
+		pthread_cond_wait(&wq->cv, &wq->mu);
+	pthread_mutex_unlock(&wq->mu);
+	return 0;
+}
+
+void klog_testing_set_clock(u64 (*clock)(void))
+{
+	atomic_store(&fake_clock, clock);
+}
+
+void klog_testing_fail_alloc(long nth)
+{
+	atomic_store(&alloc_count, 0);
+	atomic_store(&alloc_fail_at, nth);
+}
+
+long klog_testing_alloc_count(void)
+{
+	return atomic_load(&alloc_count);
+}

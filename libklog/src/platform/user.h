@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * user.h - the userspace half of the platform seam.
+ *
+ * DOC: userspace platform
+ *
+ * Locks are pthread mutexes (interrupt flags are ignored), reference counts
+ * are C11 atomics, the clock is CLOCK_MONOTONIC unless a test installed a
+ * fake one, and wait queues are a mutex and a condition variable.  Every
+ * allocation goes through klog_plat_alloc(), which tests can make fail.
+ */
+#ifndef KLOG_PLATFORM_USER_H
+#define KLOG_PLATFORM_USER_H
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "klog_types.h"
+
+#ifndef ERESTARTSYS
+#define ERESTARTSYS 512
+#endif
+
+/*
+ * kl_lock_t: protects one namespace.  Userspace has no interrupts, so the
+ * irqsave and nested variants are plain mutex operations.  @level is
+ * accepted for the kernel's lockdep classes and ignored here.
+ */
+typedef pthread_mutex_t kl_lock_t;
+typedef unsigned long kl_irqflags_t;
+#define kl_lock_init(l, level) ((void)(level), pthread_mutex_init((l), NULL))
+#define kl_lock_destroy(l) pthread_mutex_destroy(l)
+#define kl_lock_irqsave(l, f) ((void)(f), pthread_mutex_lock(l))
+#define kl_unlock_irqrestore(l, f) ((void)(f), pthread_mutex_unlock(l))
+#define kl_lock_nested(l) pthread_mutex_lock(l)
+#define kl_unlock_nested(l) pthread_mutex_unlock(l)
+
+/*
+ * kl_alloc() - zeroed memory; NULL on failure (or when a test injects a
+ * failure).  May block.  kl_free(NULL) is a no-op.
+ */
+void *klog_plat_alloc(size_t size);
+void klog_plat_free(void *p);
+#define kl_alloc(n) klog_plat_alloc(n)
+#define kl_free(p) klog_plat_free(p)
+
+/* kl_clock_ns() - monotonic time in ns; a test may install a fake clock. */
+u64 klog_plat_clock_ns(void);
+#define kl_clock_ns() klog_plat_clock_ns()
+
+/* kl_caller_id() - "T<tid>" style id of the calling thread. */
+u32 klog_plat_caller_id(void);
+#define kl_caller_id() klog_plat_caller_id()
+
+/* Reference counts: never below zero; kl_ref_put() is true at zero. */
+typedef atomic_uint kl_ref_t;
+#define kl_ref_init(r, v) atomic_init((r), (v))
+#define kl_ref_get(r) ((void)atomic_fetch_add_explicit((r), 1, \
+					memory_order_relaxed))
+#define kl_ref_put(r) (atomic_fetch_sub_explicit((r), 1, \
+					memory_order_acq_rel) == 1)
+#define kl_ref_read(r) atomic_load(r)
+
+/*
+ * Wait queues.  kl_waitq_wait() sleeps until @cond(@arg) is true and
+ * returns 0; the kernel half may return -ERESTARTSYS on a signal.  The
+ * condition is evaluated under the queue's own mutex and every wake-up
+ * takes that mutex, so a wake-up between test and sleep is never lost.
+ */
+struct kl_waitq {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+};
+typedef struct kl_waitq kl_waitq_t;
+void klog_plat_waitq_init(kl_waitq_t *wq);
+void klog_plat_waitq_destroy(kl_waitq_t *wq);
+void klog_plat_waitq_wake(kl_waitq_t *wq);
+int klog_plat_waitq_wait(kl_waitq_t *wq, bool (*cond)(void *), void *arg);
+#define kl_waitq_init(wq) klog_plat_waitq_init(wq)
+#define kl_waitq_destroy(wq) klog_plat_waitq_destroy(wq)
+#define kl_waitq_wake(wq) klog_plat_waitq_wake(wq)
+#define kl_waitq_wait(wq, c, a) klog_plat_waitq_wait((wq), (c), (a))
+
+/* kl_warn_on_once() - evaluates to @c; reports the first true one. */
+#define kl_warn_on_once(c) ({						\
+	static bool __kl_warned;					\
+	bool __kl_c = !!(c);						\
+	if (__kl_c && !__kl_warned) {					\
+		__kl_warned = true;					\
+		fprintf(stderr, "libklog: WARNING at %s:%d: %s\n",	\
+			__FILE__, __LINE__, #c);			\
+	}								\
+	__kl_c;								\
+})
+
+#define kl_vsnprintf vsnprintf
+#define kl_snprintf snprintf
+#define kl_memcpy memcpy
+#define kl_memmove memmove
+#define kl_memset memset
+#define kl_memchr memchr
+#define kl_strnlen strnlen
+
+/* kl_div_u64_rem() - 64-bit division with remainder (do_div in kernel). */
+static inline u64 kl_div_u64_rem(u64 n, u32 d, u32 *rem)
+{
+	*rem = (u32)(n % d);
+	return n / d;
+}
+
+#endif /* KLOG_PLATFORM_USER_H */

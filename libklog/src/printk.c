@@ -1,0 +1,539 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * printk.c - the store path: prefixes, the continuation buffer,
+ * propagation to the parent, and reading records out.
+ *
+ * DOC: printk store path
+ *
+ * klog_ns_vprintk() formats straight into the free tail of the namespace's
+ * continuation buffer (no allocation and no large stack buffer), parses
+ * the KERN_SOH level prefixes as 6.12's printk_parse_prefix() does, and
+ * hands the text to the common store.  klog_ns_store() is the raw entry
+ * for text that is already in memory (/dev/kmsg writes, tests).
+ *
+ * The common store keeps at most one pending line per namespace:
+ *
+ * - a fragment without a trailing newline starts or extends it;
+ * - the pending line is committed to the ring on a newline, when the next
+ *   fragment is not a continuation (a new prefix), comes from another
+ *   caller, or does not fit, when it is more than 80% full, and before
+ *   any read (klog_ns_flush()), so a reader never waits for a line that
+ *   may never be finished.
+ *
+ * Committing a record stores it in the ring and then, per the policy and
+ * the child's ratelimit, a copy prefixed "[tag] " in the parent, and so on
+ * up the tree.  Parents are locked hand over hand while the child's lock
+ * is held (child before parent, the only nesting there is); a root with an
+ * emit hook (the kernel's host log) is not locked here.  Readers are woken
+ * only after every lock is dropped.
+ *
+ * Locking: every function named *_locked runs under ns->lock.
+ */
+#include "platform/platform.h"
+#include "klog/ns.h"
+
+#define CONT_SIZE ((u32)sizeof(((struct klog_cont *)0)->buf))
+#define CONT_FLUSH_AT (CONT_SIZE * 80 / 100)
+#define KERN_SOH_CH '\001'
+
+/**
+ * klog_parse_prefix() - strip KERN_SOH prefixes as 6.12 does.
+ * @text:  the text.
+ * @len:   its length.
+ * @level: in: -1 (default); out: the first level prefix seen, if any.
+ * @flags: KLOG_F_CONT is added for "\001c", KLOG_F_PREFIX for a level.
+ *
+ * Recognised: "\001" followed by '0'..'7' (level), 'c' (KERN_CONT) or
+ * 'd' (an explicit default level, accepted for older callers).  Anything
+ * else ends the prefix and stays in the text.
+ *
+ * Context: any.
+ * Return: the number of prefix bytes.
+ */
+u32 klog_parse_prefix(const char *text, u32 len, int *level, u32 *flags)
+{
+	u32 n = 0;
+
+	while (n + 1 < len && text[n] == KERN_SOH_CH) {
+		char ch = text[n + 1];
+
+		if (ch >= '0' && ch <= '7') {
+			if (*level < 0)
+				*level = ch - '0';
+			*flags |= KLOG_F_PREFIX;
+		} else if (ch == 'c') {
+			*flags |= KLOG_F_CONT;
+		} else if (ch != 'd') {
+			break;
+		}
+		n += 2;
+	}
+	return n;
+}
+
+/**
+ * klog_ratelimit_check() - the 6.12 ___ratelimit() rule on a ns clock.
+ * @rl:          the state.
+ * @now:         current time in ns.
+ * @burst:       events allowed per window; 0 refuses everything.
+ * @interval_ms: window length; 0 allows everything.
+ * @missed:      set to the events refused in the window that just ended
+ *               (non-zero once, when a new window opens after refusals).
+ *
+ * Context: the owner's lock held.
+ * Return: true if the event may pass.
+ */
+bool klog_ratelimit_check(struct klog_ratelimit *rl, u64 now, u32 burst,
+			  u32 interval_ms, u32 *missed)
+{
+	*missed = 0;
+	if (!interval_ms)
+		return true;
+	if (!rl->started) {
+		rl->started = true;
+		rl->begin_ns = now;
+	}
+	if (now - rl->begin_ns >= (u64)interval_ms * 1000000) {
+		*missed = rl->missed;
+		rl->missed = 0;
+		rl->printed = 0;
+		rl->begin_ns = now;
+	}
+	if (burst && rl->printed < burst) {
+		rl->printed++;
+		return true;
+	}
+	rl->missed++;
+	return false;
+}
+
+/* Store one record in a ring and count it. */
+static void ring_store_locked(struct klog_ns *ns, const struct klog_entry *e)
+{
+	ns->stats.dropped_overwrite += klog_ring_store(&ns->ring, e);
+	ns->stats.stored++;
+}
+
+/* Store in @ns's ring, or hand to the hook of a root that has one. */
+static void put_locked(struct klog_ns *ns, const struct klog_entry *e)
+{
+	if (ns->ops && ns->ops->emit) {
+		/* A hook root is not locked here: it counts for itself. */
+		ns->ops->emit(ns, e);
+		return;
+	}
+	ring_store_locked(ns, e);
+}
+
+static inline bool has_hook(const struct klog_ns *ns)
+{
+	return ns->ops && ns->ops->emit;
+}
+
+static bool may_propagate(const struct klog_ns *ns, bool user)
+{
+	int policy = ns->cfg->propagate;
+
+	if (!ns->parent || policy == KLOG_PROPAGATE_NONE)
+		return false;
+	return policy == KLOG_PROPAGATE_ALL || !user;
+}
+
+/* "[label] " of @ns into @pre (KLOG_TAG_MAX + 24 bytes); its length. */
+static u32 copy_prefix(const struct klog_ns *ns, char *pre, u32 size)
+{
+	int n = klog_ns_name(ns, pre + 1, size - 3);
+
+	if (n < 0)
+		n = 0;
+	if ((u32)n > size - 4)
+		n = size - 4;
+	pre[0] = '[';
+	pre[n + 1] = ']';
+	pre[n + 2] = ' ';
+	return n + 3;
+}
+
+/*
+ * Store a record in @ns and copy it up the tree.  @ns is locked by the
+ * caller; every ancestor locked here is unlocked before return.
+ * Return: how many ancestors got a record (for the wake-ups).
+ */
+static u32 commit_locked(struct klog_ns *ns, const struct klog_entry *e,
+			 bool user)
+{
+	struct klog_ns *cur = ns, *p, *a;
+	char pre[KLOG_TAG_MAX + 24];
+	struct klog_entry copy;
+	struct klog_record rec;
+	u32 hops = 0, locked = 0, missed;
+	bool ok;
+
+	put_locked(ns, e);
+	if (has_hook(ns))
+		return 0;
+
+	while (may_propagate(cur, user)) {
+		p = cur->parent;
+		ok = klog_ratelimit_check(&cur->prop_rl, kl_clock_ns(),
+					  cur->cfg->prop_burst,
+					  cur->cfg->prop_interval_ms, &missed);
+		if (!ok)
+			cur->stats.suppressed++;
+		if (!ok && !missed)
+			break;
+		if (!has_hook(p)) {
+			kl_lock_nested(&p->lock);
+			locked++;
+		}
+		hops++;
+
+		kl_memset(&copy, 0, sizeof(copy));
+		copy.pre = pre;
+		copy.pre_len = copy_prefix(cur, pre, sizeof(pre));
+		if (missed) {
+			char note[32];
+
+			copy.ts_nsec = kl_clock_ns();
+			copy.caller_id = e->caller_id;
+			copy.level = KLOG_DEFAULT_LEVEL;
+			copy.flags = KLOG_F_NEWLINE;
+			copy.text = note;
+			copy.text_len = kl_snprintf(note, sizeof(note),
+						    "%u messages suppressed",
+						    missed);
+			put_locked(p, &copy);
+		}
+		if (!ok || !klog_ring_last(&cur->ring, &rec))
+			break;
+
+		cur->stats.propagated++;
+		copy.ts_nsec = rec.ts_nsec;
+		copy.caller_id = rec.caller_id;
+		copy.facility = rec.facility;
+		copy.level = rec.level;
+		copy.flags = rec.flags;
+		copy.text = rec.text;
+		copy.text_len = rec.text_len;
+		copy.dict = rec.dict;
+		copy.dict_len = rec.dict_len;
+		put_locked(p, &copy);
+		if (has_hook(p))
+			break;
+		cur = p;
+	}
+
+	/* Unlock the ancestors locked above; only a hook root never is. */
+	for (a = ns->parent; locked; a = a->parent) {
+		if (!has_hook(a)) {
+			kl_unlock_nested(&a->lock);
+			locked--;
+		}
+	}
+	return hops;
+}
+
+/* Commit the pending line, if any.  Return: hops, as commit_locked(). */
+static u32 cont_flush_locked(struct klog_ns *ns)
+{
+	struct klog_cont *c = &ns->cont;
+	struct klog_entry e = {
+		.ts_nsec = c->ts_nsec,
+		.caller_id = c->caller_id,
+		.facility = c->facility,
+		.level = c->level,
+		.flags = c->flags,
+		.text = c->buf,
+		.text_len = c->len,
+	};
+
+	if (!c->len)
+		return 0;
+	c->len = 0;
+	return commit_locked(ns, &e, c->user);
+}
+
+static inline u32 max_u32(u32 a, u32 b)
+{
+	return a > b ? a : b;
+}
+
+/*
+ * The common store.  @m->level is resolved and @m->text has no trailing
+ * newline (NEWLINE says there was one).  @m->text may point into the
+ * cont buffer at or after the pending bytes (klog_ns_vprintk() formats
+ * there).  Return: hops, as commit_locked().
+ */
+static u32 store_locked(struct klog_ns *ns, const struct klog_msg *m)
+{
+	struct klog_cont *c = &ns->cont;
+	bool user = m->flags & KLOG_MSG_USER;
+	u32 len = m->text_len, hops = 0;
+	struct klog_entry e;
+
+	if (c->len && (c->caller_id != m->caller_id ||
+		       !(m->flags & KLOG_F_CONT) || m->dict_len))
+		hops = cont_flush_locked(ns);
+
+	if (c->len) {
+		/* Same caller, a continuation: append if it fits. */
+		if (c->len + len <= KLOG_RECORD_MAX) {
+			kl_memmove(c->buf + c->len, m->text, len);
+			c->len += len;
+			c->flags |= m->flags & (KLOG_F_NEWLINE | KLOG_F_TRUNC);
+			if ((m->flags & KLOG_F_NEWLINE) || c->len > CONT_FLUSH_AT)
+				hops = max_u32(hops, cont_flush_locked(ns));
+			return hops;
+		}
+		hops = cont_flush_locked(ns);
+	}
+
+	if (!(m->flags & KLOG_F_NEWLINE) && !m->dict_len) {
+		if (!len)
+			return hops;
+		/* Start a pending line. */
+		kl_memmove(c->buf, m->text, len);
+		c->len = len;
+		c->caller_id = m->caller_id;
+		c->ts_nsec = kl_clock_ns();
+		c->facility = m->facility;
+		c->level = m->level;
+		c->flags = m->flags & (KLOG_F_CONT | KLOG_F_PREFIX |
+				       KLOG_F_TRUNC);
+		c->user = user;
+		if (c->len > CONT_FLUSH_AT)
+			hops = max_u32(hops, cont_flush_locked(ns));
+		return hops;
+	}
+
+	e.ts_nsec = kl_clock_ns();
+	e.caller_id = m->caller_id;
+	e.facility = m->facility;
+	e.level = m->level;
+	e.flags = m->flags & 0xff;
+	e.pre = NULL;
+	e.pre_len = 0;
+	e.text = m->text;
+	e.text_len = len;
+	e.dict = m->dict;
+	e.dict_len = m->dict_len;
+	return max_u32(hops, commit_locked(ns, &e, user));
+}
+
+/**
+ * klog_ns_wake() - wake the readers of a namespace and of its ancestors.
+ * @ns:   the namespace.
+ * @hops: how many ancestors got copies (from klog_ns_flush_locked()).
+ *
+ * Context: no klog lock held.
+ */
+void klog_ns_wake(struct klog_ns *ns, u32 hops)
+{
+	for (;;) {
+		kl_waitq_wake(&ns->wait);
+		if (!hops-- || !ns->parent)
+			break;
+		ns = ns->parent;
+	}
+}
+
+/* Strip one trailing newline into NEWLINE; resolve a default level. */
+static void normalise(struct klog_ns *ns, struct klog_msg *m)
+{
+	if (m->text_len && m->text[m->text_len - 1] == '\n') {
+		m->text_len--;
+		m->flags |= KLOG_F_NEWLINE;
+	}
+	if (m->text_len > KLOG_RECORD_MAX) {
+		m->text_len = KLOG_RECORD_MAX;
+		m->flags |= KLOG_F_TRUNC;
+	}
+	if (m->level < 0 || m->level > 7)
+		m->level = ns->cfg->default_level;
+}
+
+/**
+ * klog_ns_store() - store a message whose text is already in memory.
+ * @ns: the namespace (a reference held by the caller).
+ * @m:  the message.  No prefix parsing is done; a trailing newline is
+ *      stripped and sets NEWLINE; a level outside 0..7 means the default.
+ *      Text beyond KLOG_RECORD_MAX bytes is truncated and flagged.
+ *
+ * Context: any that may take a spinlock (not NMI).
+ * Return: text bytes accepted (after stripping the newline), or -EINVAL
+ * for a NULL @m or NULL text with a non-zero length.
+ */
+int klog_ns_store(struct klog_ns *ns, const struct klog_msg *m)
+{
+	kl_irqflags_t flags;
+	struct klog_msg msg;
+	u32 hops;
+
+	if (!ns || !m || (!m->text && m->text_len) ||
+	    (!m->dict && m->dict_len))
+		return -EINVAL;
+	msg = *m;
+	if (!msg.text)
+		msg.text = "";
+	normalise(ns, &msg);
+	kl_lock_irqsave(&ns->lock, flags);
+	hops = store_locked(ns, &msg);
+	kl_unlock_irqrestore(&ns->lock, flags);
+	klog_ns_wake(ns, hops);
+	return msg.text_len;
+}
+
+/**
+ * klog_ns_vprintk() - format and store a kernel-originated message.
+ * @ns:   the namespace (a reference held by the caller).
+ * @fmt:  printf format, optionally starting with KERN_SOH prefixes.
+ * @args: its arguments.
+ *
+ * Formatting happens under the namespace lock, into the continuation
+ * buffer; @fmt must not call back into the same namespace.
+ *
+ * Context: any that may take a spinlock (not NMI).
+ * Return: text bytes stored (prefixes and newline stripped), or -EINVAL
+ * for a NULL format.
+ */
+int klog_ns_vprintk(struct klog_ns *ns, const char *fmt, va_list args)
+{
+	struct klog_cont *c;
+	kl_irqflags_t flags;
+	struct klog_msg m;
+	u32 hops = 0, off, skip, len;
+	va_list ap;
+	int n;
+
+	if (!ns || !fmt)
+		return -EINVAL;
+	c = &ns->cont;
+	kl_lock_irqsave(&ns->lock, flags);
+	off = c->len;
+	va_copy(ap, args);
+	n = kl_vsnprintf(c->buf + off, CONT_SIZE - off, fmt, ap);
+	va_end(ap);
+	if (n >= 0 && off && (u32)n >= CONT_SIZE - off) {
+		/* Did not fit behind the pending line: commit it first. */
+		hops = cont_flush_locked(ns);
+		off = 0;
+		va_copy(ap, args);
+		n = kl_vsnprintf(c->buf, CONT_SIZE, fmt, ap);
+		va_end(ap);
+	}
+	if (n < 0) {
+		kl_unlock_irqrestore(&ns->lock, flags);
+		klog_ns_wake(ns, hops);
+		return -EINVAL;
+	}
+
+	kl_memset(&m, 0, sizeof(m));
+	m.level = -1;
+	m.caller_id = kl_caller_id();
+	len = (u32)n < CONT_SIZE - 1 - off ? (u32)n : CONT_SIZE - 1 - off;
+	if ((u32)n > len)
+		m.flags |= KLOG_F_TRUNC;
+	skip = klog_parse_prefix(c->buf + off, len, &m.level, &m.flags);
+	m.text = c->buf + off + skip;
+	m.text_len = len - skip;
+	normalise(ns, &m);
+	hops = max_u32(hops, store_locked(ns, &m));
+	kl_unlock_irqrestore(&ns->lock, flags);
+	klog_ns_wake(ns, hops);
+	return m.text_len;
+}
+
+/**
+ * klog_ns_printk() - format and store a kernel-originated message.
+ * @ns:  the namespace.
+ * @fmt: printf format, optionally starting with KERN_SOH prefixes.
+ *
+ * Context: as klog_ns_vprintk().
+ * Return: as klog_ns_vprintk().
+ */
+int klog_ns_printk(struct klog_ns *ns, const char *fmt, ...)
+{
+	va_list args;
+	int ret;
+
+	va_start(args, fmt);
+	ret = klog_ns_vprintk(ns, fmt, args);
+	va_end(args);
+	return ret;
+}
+
+/**
+ * klog_ns_flush_locked() - commit the pending continuation line.
+ * @ns: the namespace, locked.
+ *
+ * Readers call this before reading so that they never wait for a line
+ * that may never be finished.  After unlocking, the caller passes the
+ * result to klog_ns_wake() if anything was pending.
+ *
+ * Context: ns->lock held.
+ * Return: how many ancestors got copies.
+ */
+u32 klog_ns_flush_locked(struct klog_ns *ns)
+{
+	return cont_flush_locked(ns);
+}
+
+/**
+ * klog_ns_flush() - commit the pending continuation line and wake readers.
+ * @ns: the namespace.
+ *
+ * Context: any that may take a spinlock (not NMI).
+ */
+void klog_ns_flush(struct klog_ns *ns)
+{
+	kl_irqflags_t flags;
+	bool pending;
+	u32 hops;
+
+	kl_lock_irqsave(&ns->lock, flags);
+	pending = ns->cont.len;
+	hops = cont_flush_locked(ns);
+	kl_unlock_irqrestore(&ns->lock, flags);
+	if (pending)
+		klog_ns_wake(ns, hops);
+}
+
+/**
+ * klog_ns_read() - copy the next record out and advance a cursor.
+ * @ns:  the namespace.
+ * @c:   the reader's cursor (start it with klog_ring_cursor_first()).
+ * @out: the record; out->lost counts records the cursor lost before it.
+ *
+ * The pending continuation line is committed first.
+ *
+ * Context: any that may take a spinlock (not NMI).
+ * Return: 1 if a record was copied, 0 if the cursor is at the end,
+ * -EINVAL for a namespace without a ring.
+ */
+int klog_ns_read(struct klog_ns *ns, struct klog_cursor *c,
+		 struct klog_msgbuf *out)
+{
+	kl_irqflags_t flags;
+	struct klog_record rec;
+	bool pending;
+	u32 hops;
+	int ret = 0;
+
+	if (!ns->ring.buf)
+		return -EINVAL;
+	kl_lock_irqsave(&ns->lock, flags);
+	pending = ns->cont.len;
+	hops = cont_flush_locked(ns);
+	if (klog_ring_read(&ns->ring, c, &rec, &out->lost)) {
+		out->rec = rec;
+		kl_memcpy(out->text, rec.text, rec.text_len);
+		kl_memcpy(out->dict, rec.dict, rec.dict_len);
+		out->rec.text = out->text;
+		out->rec.dict = out->dict;
+		ret = 1;
+	}
+	kl_unlock_irqrestore(&ns->lock, flags);
+	if (pending)
+		klog_ns_wake(ns, hops);
+	return ret;
+}
