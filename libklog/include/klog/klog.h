@@ -7,5 +7,7 @@
 
 #include "ring.h"
 #include "ns.h"
+#include "format.h"
+#include "syslog.h"
 
 #endif /* KLOG_KLOG_H */

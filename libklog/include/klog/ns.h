@@ -171,6 +171,7 @@ struct klog_ns {
 	struct klog_cont cont;
 	struct klog_cursor syslog_cur;
 	u32 syslog_partial;
+	bool syslog_time;
 	struct klog_cursor clear_cur;
 	kl_waitq_t wait;
 	kl_ref_t ref;

@@ -1,0 +1,133 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * klog/syslog.h - syslog(2) actions, /dev/kmsg and /proc/kmsg per namespace.
+ */
+#ifndef KLOG_SYSLOG_H
+#define KLOG_SYSLOG_H
+
+#include "klog_types.h"
+#include "ns.h"
+#include "format.h"
+
+/* syslog(2) actions, as include/linux/syslog.h, plus NEW_NS. */
+#define KLOG_SYSLOG_ACTION_CLOSE 0
+#define KLOG_SYSLOG_ACTION_OPEN 1
+#define KLOG_SYSLOG_ACTION_READ 2
+#define KLOG_SYSLOG_ACTION_READ_ALL 3
+#define KLOG_SYSLOG_ACTION_READ_CLEAR 4
+#define KLOG_SYSLOG_ACTION_CLEAR 5
+#define KLOG_SYSLOG_ACTION_CONSOLE_OFF 6
+#define KLOG_SYSLOG_ACTION_CONSOLE_ON 7
+#define KLOG_SYSLOG_ACTION_CONSOLE_LEVEL 8
+#define KLOG_SYSLOG_ACTION_SIZE_UNREAD 9
+#define KLOG_SYSLOG_ACTION_SIZE_BUFFER 10
+#define KLOG_SYSLOG_ACTION_NEW_NS 11
+
+/* Where a request comes from (upstream's SYSLOG_FROM_*). */
+#define KLOG_FROM_READER 0
+#define KLOG_FROM_PROC 1
+
+/* Capabilities the layer asks about (Linux numbers). */
+#define KLOG_CAP_SYS_ADMIN 21
+#define KLOG_CAP_SYSLOG 34
+
+struct klog_syslog_ctx;
+
+/**
+ * struct klog_syslog_ops - what the embedder decides.
+ * @capable:  does the caller hold @cap over the user namespace @owner?
+ *            NULL: yes, always.
+ * @copy_to:  copy @n bytes to the caller's buffer at @dst (user memory in
+ *            the kernel).  0 or -EFAULT.  NULL: memcpy.
+ * @tag_from: copy the NUL-terminated tag at @src into @dst of @size
+ *            bytes.  Its length, -EINVAL if no NUL within @size, or
+ *            -EFAULT.  NULL: read @src directly.
+ * @charge:   account one more namespace to the caller (quota); 0 or
+ *            -ENOSPC.  NULL: no quota.
+ * @uncharge: undo @charge after a failed creation.
+ * @enter:    move the caller into @ns (which holds a reference for it);
+ *            NULL: ctx->ns is replaced and the old reference dropped.
+ * @ns_ops:   hooks given to namespaces that NEW_NS creates.
+ */
+struct klog_syslog_ops {
+	bool (*capable)(const struct klog_syslog_ctx *ctx, void *owner,
+			int cap);
+	int (*copy_to)(const struct klog_syslog_ctx *ctx, char *dst,
+		       const char *src, size_t n);
+	long (*tag_from)(const struct klog_syslog_ctx *ctx, char *dst,
+			 const char *src, size_t size);
+	int (*charge)(const struct klog_syslog_ctx *ctx);
+	void (*uncharge)(const struct klog_syslog_ctx *ctx);
+	void (*enter)(struct klog_syslog_ctx *ctx, struct klog_ns *ns);
+	const struct klog_ns_ops *ns_ops;
+};
+
+/**
+ * struct klog_syslog_ctx - who is asking.
+ * @ns:       the caller's namespace (the ctx holds no reference of its own
+ *            unless @enter is NULL and NEW_NS replaced it).
+ * @user_ns:  the caller's own user namespace (owner of what it creates).
+ * @source:   KLOG_FROM_READER (syscall) or KLOG_FROM_PROC (/proc/kmsg).
+ * @nonblock: READ returns -EAGAIN instead of sleeping when nothing is
+ *            unread.
+ * @ops:      decisions of the embedder; NULL for all defaults.
+ * @priv:     for the embedder.
+ * @scratch:  KLOG_MESSAGE_MAX bytes for formatting one record.
+ */
+struct klog_syslog_ctx {
+	struct klog_ns *ns;
+	void *user_ns;
+	int source;
+	bool nonblock;
+	const struct klog_syslog_ops *ops;
+	void *priv;
+	char *scratch;
+};
+
+int klog_syslog(struct klog_syslog_ctx *ctx, int type, char *buf, int len);
+int klog_syslog_check(const struct klog_syslog_ctx *ctx, int type);
+
+/**
+ * struct klog_kmsg - one open /dev/kmsg file.
+ * @ns:     the namespace bound at open (a reference is held).
+ * @cur:    this reader's position.
+ * @outbuf: the last record formatted by klog_kmsg_read().
+ */
+struct klog_kmsg {
+	struct klog_ns *ns;
+	struct klog_cursor cur;
+	char outbuf[KLOG_MESSAGE_MAX];
+};
+
+/* Access modes of klog_kmsg_open(). */
+#define KLOG_KMSG_READ 0x1
+#define KLOG_KMSG_WRITE 0x2
+
+/* Seek origins of klog_kmsg_seek() (Linux values). */
+#define KLOG_SEEK_SET 0
+#define KLOG_SEEK_CUR 1
+#define KLOG_SEEK_END 2
+#define KLOG_SEEK_DATA 3
+
+/* Poll bits of klog_kmsg_poll() (Linux values). */
+#define KLOG_POLLIN 0x001
+#define KLOG_POLLPRI 0x002
+#define KLOG_POLLERR 0x008
+#define KLOG_POLLRDNORM 0x040
+
+int klog_kmsg_open(struct klog_kmsg *f, const struct klog_syslog_ctx *ctx,
+		   unsigned int mode);
+ssize_t klog_kmsg_read(struct klog_kmsg *f, size_t count, bool nonblock);
+ssize_t klog_kmsg_write(struct klog_kmsg *f, const char *buf, size_t len,
+			const char *comm);
+s64 klog_kmsg_seek(struct klog_kmsg *f, s64 offset, int whence);
+unsigned int klog_kmsg_poll(struct klog_kmsg *f);
+void klog_kmsg_release(struct klog_kmsg *f);
+
+int klog_proc_kmsg_open(struct klog_syslog_ctx *ctx);
+ssize_t klog_proc_kmsg_read(struct klog_syslog_ctx *ctx, char *buf,
+			    size_t count, bool nonblock);
+unsigned int klog_proc_kmsg_poll(struct klog_syslog_ctx *ctx);
+void klog_proc_kmsg_release(struct klog_syslog_ctx *ctx);
+
+#endif /* KLOG_SYSLOG_H */

@@ -1,0 +1,404 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * syslog.c - the syslog(2) actions of one namespace.
+ *
+ * DOC: syslog actions
+ *
+ * klog_syslog() is Linux 6.12's do_syslog() acting on ctx->ns instead of
+ * the global log: the same permission rule first (restricted actions need
+ * CAP_SYSLOG over the namespace's owner; READ_ALL and SIZE_BUFFER are free
+ * unless dmesg_restrict; /proc/kmsg requests were checked at open), then
+ * the same argument checks and the same return values.  READ is the
+ * destructive reader with a partial-line position kept across calls;
+ * READ_ALL returns the newest records that fit; READ_CLEAR and CLEAR move
+ * the clear point.  Console actions act on the tree's console level and
+ * need CAP_SYSLOG over the root's owner.  NEW_NS (11) creates a child of
+ * ctx->ns (design S2) and moves the caller into it.
+ *
+ * Records are formatted into ctx->scratch under the namespace lock and
+ * copied out with the lock dropped, as upstream drops syslog_lock around
+ * copy_to_user().
+ *
+ * Locking: takes ns->lock; sleeps only in READ's wait.
+ */
+#include "platform/platform.h"
+#include "klog/syslog.h"
+
+static bool capable_over(const struct klog_syslog_ctx *ctx, void *owner,
+			 int cap)
+{
+	if (!ctx->ops || !ctx->ops->capable)
+		return true;
+	return ctx->ops->capable(ctx, owner, cap);
+}
+
+static int copy_out(const struct klog_syslog_ctx *ctx, char *dst,
+		    const char *src, size_t n)
+{
+	if (ctx->ops && ctx->ops->copy_to)
+		return ctx->ops->copy_to(ctx, dst, src, n);
+	kl_memcpy(dst, src, n);
+	return 0;
+}
+
+static unsigned int fmt_opts(bool time)
+{
+	return KLOG_FMT_PRIO | (time ? KLOG_FMT_TIME : 0);
+}
+
+/**
+ * klog_syslog_check() - upstream's check_syslog_permissions().
+ * @ctx:  the caller.
+ * @type: the action.
+ *
+ * Context: any.
+ * Return: 0 or -EPERM.
+ */
+int klog_syslog_check(const struct klog_syslog_ctx *ctx, int type)
+{
+	struct klog_ns *ns = ctx->ns;
+
+	if (ctx->source == KLOG_FROM_PROC && type != KLOG_SYSLOG_ACTION_OPEN)
+		return 0;
+	if (!ns->dmesg_restrict && (type == KLOG_SYSLOG_ACTION_READ_ALL ||
+				    type == KLOG_SYSLOG_ACTION_SIZE_BUFFER))
+		return 0;
+	return capable_over(ctx, ns->owner, KLOG_CAP_SYSLOG) ? 0 : -EPERM;
+}
+
+/* Wait condition: something unread at the syslog cursor. */
+static bool syslog_ready(void *arg)
+{
+	struct klog_ns *ns = arg;
+	kl_irqflags_t flags;
+	bool ready;
+	u32 hops;
+
+	kl_lock_irqsave(&ns->lock, flags);
+	hops = klog_ns_flush_locked(ns);
+	klog_ring_cursor_fix(&ns->ring, &ns->syslog_cur);
+	ready = ns->syslog_cur.seq < ns->ring.next_seq;
+	kl_unlock_irqrestore(&ns->lock, flags);
+	if (hops)
+		klog_ns_wake(ns->parent, hops - 1);
+	return ready;
+}
+
+/* syslog_print(): the destructive read.  @size > 0. */
+static int syslog_read(struct klog_syslog_ctx *ctx, char *buf, int size)
+{
+	struct klog_ns *ns = ctx->ns;
+	struct klog_record rec;
+	kl_irqflags_t flags;
+	int len = 0, err;
+	size_t n, skip;
+	u64 lost;
+
+	if (!syslog_ready(ns)) {
+		if (ctx->nonblock)
+			return -EAGAIN;
+		err = kl_waitq_wait(&ns->wait, syslog_ready, ns);
+		if (err)
+			return err;
+	}
+
+	do {
+		kl_lock_irqsave(&ns->lock, flags);
+		lost = klog_ring_cursor_fix(&ns->ring, &ns->syslog_cur);
+		if (lost)
+			ns->syslog_partial = 0;
+		if (!klog_ring_peek(&ns->ring, &ns->syslog_cur, &rec)) {
+			kl_unlock_irqrestore(&ns->lock, flags);
+			break;
+		}
+		if (!ns->syslog_partial)
+			ns->syslog_time = ns->cfg->printk_time;
+		skip = ns->syslog_partial;
+		n = klog_fmt_syslog(&rec, fmt_opts(ns->syslog_time),
+				    ctx->scratch, KLOG_MESSAGE_MAX);
+		if (n - ns->syslog_partial <= (size_t)size) {
+			klog_ring_advance(&ns->ring, &ns->syslog_cur);
+			n -= ns->syslog_partial;
+			ns->syslog_partial = 0;
+		} else if (!len) {
+			n = size;
+			ns->syslog_partial += n;
+		} else {
+			n = 0;
+		}
+		kl_unlock_irqrestore(&ns->lock, flags);
+		if (!n)
+			break;
+
+		err = copy_out(ctx, buf, ctx->scratch + skip, n);
+		if (err) {
+			if (!len)
+				len = err;
+			break;
+		}
+		len += n;
+		size -= n;
+		buf += n;
+	} while (size);
+	return len;
+}
+
+/* Records from the clear point on that fit in @size: the first cursor. */
+static void first_fitting_locked(struct klog_ns *ns, size_t size, bool time,
+				 struct klog_cursor *start)
+{
+	struct klog_cursor c = ns->clear_cur;
+	struct klog_record rec;
+	size_t total = 0;
+
+	klog_ring_cursor_fix(&ns->ring, &c);
+	*start = c;
+	while (klog_ring_peek(&ns->ring, &c, &rec)) {
+		total += klog_fmt_syslog_size(&rec, fmt_opts(time));
+		klog_ring_advance(&ns->ring, &c);
+	}
+	while (total > size && klog_ring_peek(&ns->ring, start, &rec)) {
+		total -= klog_fmt_syslog_size(&rec, fmt_opts(time));
+		klog_ring_advance(&ns->ring, start);
+	}
+}
+
+/* syslog_print_all(): READ_ALL and READ_CLEAR.  @size > 0. */
+static int syslog_read_all(struct klog_syslog_ctx *ctx, char *buf, int size,
+			   bool clear)
+{
+	struct klog_ns *ns = ctx->ns;
+	struct klog_cursor c, before;
+	struct klog_record rec;
+	kl_irqflags_t flags;
+	bool time = ns->cfg->printk_time;
+	int len = 0;
+	size_t n;
+	u32 hops;
+
+	kl_lock_irqsave(&ns->lock, flags);
+	hops = klog_ns_flush_locked(ns);
+	first_fitting_locked(ns, size, time, &c);
+	kl_unlock_irqrestore(&ns->lock, flags);
+	if (hops)
+		klog_ns_wake(ns->parent, hops - 1);
+
+	for (;;) {
+		kl_lock_irqsave(&ns->lock, flags);
+		klog_ring_cursor_fix(&ns->ring, &c);
+		before = c;
+		if (!klog_ring_peek(&ns->ring, &c, &rec)) {
+			kl_unlock_irqrestore(&ns->lock, flags);
+			break;
+		}
+		n = klog_fmt_syslog(&rec, fmt_opts(time), ctx->scratch,
+				    KLOG_MESSAGE_MAX);
+		klog_ring_advance(&ns->ring, &c);
+		kl_unlock_irqrestore(&ns->lock, flags);
+
+		if (len + n > (size_t)size) {
+			c = before;
+			break;
+		}
+		if (copy_out(ctx, buf + len, ctx->scratch, n)) {
+			len = -EFAULT;
+			break;
+		}
+		len += n;
+	}
+
+	if (clear) {
+		kl_lock_irqsave(&ns->lock, flags);
+		ns->clear_cur = c;
+		kl_unlock_irqrestore(&ns->lock, flags);
+	}
+	return len;
+}
+
+/* SIZE_UNREAD. */
+static int syslog_size_unread(struct klog_syslog_ctx *ctx)
+{
+	struct klog_ns *ns = ctx->ns;
+	struct klog_record rec;
+	struct klog_cursor c;
+	kl_irqflags_t flags;
+	bool time;
+	int ret = 0;
+	u32 hops;
+
+	kl_lock_irqsave(&ns->lock, flags);
+	hops = klog_ns_flush_locked(ns);
+	if (klog_ring_cursor_fix(&ns->ring, &ns->syslog_cur))
+		ns->syslog_partial = 0;
+	c = ns->syslog_cur;
+	if (ctx->source == KLOG_FROM_PROC) {
+		ret = ns->ring.next_seq - c.seq;
+	} else if (c.seq < ns->ring.next_seq) {
+		time = ns->syslog_partial ? ns->syslog_time :
+			ns->cfg->printk_time;
+		while (klog_ring_peek(&ns->ring, &c, &rec)) {
+			ret += klog_fmt_syslog_size(&rec, fmt_opts(time));
+			time = ns->cfg->printk_time;
+			klog_ring_advance(&ns->ring, &c);
+		}
+		ret -= ns->syslog_partial;
+	}
+	kl_unlock_irqrestore(&ns->lock, flags);
+	if (hops)
+		klog_ns_wake(ns->parent, hops - 1);
+	return ret;
+}
+
+/* NEW_NS: design S2.  @tag is the caller's pointer; @size the ring size. */
+static int syslog_new_ns(struct klog_syslog_ctx *ctx, const char *utag,
+			 int size)
+{
+	const struct klog_syslog_ops *ops = ctx->ops;
+	struct klog_ns_params p = { 0 };
+	char tag[KLOG_TAG_MAX + 1];
+	struct klog_ns *child;
+	long n;
+	int ret;
+
+	if (!capable_over(ctx, ctx->user_ns, KLOG_CAP_SYSLOG))
+		return -EPERM;
+	if (size < 0)
+		return -EINVAL;
+	if (utag) {
+		if (ops && ops->tag_from) {
+			n = ops->tag_from(ctx, tag, utag, sizeof(tag));
+		} else {
+			n = kl_strnlen(utag, sizeof(tag));
+			if (n < (long)sizeof(tag))
+				kl_memcpy(tag, utag, n + 1);
+			else
+				n = -EINVAL;
+		}
+		if (n < 0)
+			return n;
+		p.tag = tag[0] ? tag : NULL;
+	}
+	ret = klog_ns_check_tag(p.tag);
+	if (ret)
+		return ret;
+	ret = klog_ns_size(ctx->ns->cfg, size, &p.size);
+	if (ret)
+		return ret;
+
+	if (ops && ops->charge) {
+		ret = ops->charge(ctx);
+		if (ret)
+			return ret;
+	}
+	p.owner = ctx->user_ns;
+	p.ops = ops ? ops->ns_ops : NULL;
+	ret = klog_ns_create(ctx->ns, &p, &child);
+	if (ret) {
+		if (ops && ops->uncharge)
+			ops->uncharge(ctx);
+		return ret;
+	}
+	if (ops && ops->enter) {
+		ops->enter(ctx, child);
+	} else {
+		klog_ns_put(ctx->ns);
+		ctx->ns = child;
+	}
+	return 0;
+}
+
+/**
+ * klog_syslog() - do_syslog() on the caller's namespace.
+ * @ctx:  the caller; ctx->scratch must hold KLOG_MESSAGE_MAX bytes for the
+ *        read actions.
+ * @type: KLOG_SYSLOG_ACTION_*.
+ * @buf:  the caller's buffer (reached only through ops->copy_to), or the
+ *        tag for NEW_NS.
+ * @len:  its length, the console level, or the ring size for NEW_NS.
+ *
+ * Context: process context; READ may sleep unless ctx->nonblock.
+ * Return: as Linux 6.12: bytes read, a size, 0, or -EPERM, -EINVAL,
+ * -EFAULT, -EAGAIN (nonblocking READ), -ERESTARTSYS, and for NEW_NS
+ * -ENOSPC or -ENOMEM.
+ */
+int klog_syslog(struct klog_syslog_ctx *ctx, int type, char *buf, int len)
+{
+	struct klog_ns *ns = ctx->ns;
+	struct klog_config *cfg = ns->cfg;
+	kl_irqflags_t flags;
+	int error;
+
+	if (type == KLOG_SYSLOG_ACTION_NEW_NS)
+		return syslog_new_ns(ctx, buf, len);
+
+	error = klog_syslog_check(ctx, type);
+	if (error)
+		return error;
+
+	switch (type) {
+	case KLOG_SYSLOG_ACTION_CLOSE:
+	case KLOG_SYSLOG_ACTION_OPEN:
+		return 0;
+	case KLOG_SYSLOG_ACTION_READ:
+		if (!buf || len < 0)
+			return -EINVAL;
+		if (!len)
+			return 0;
+		return syslog_read(ctx, buf, len);
+	case KLOG_SYSLOG_ACTION_READ_CLEAR:
+	case KLOG_SYSLOG_ACTION_READ_ALL:
+		if (!buf || len < 0)
+			return -EINVAL;
+		if (!len)
+			return 0;
+		return syslog_read_all(ctx, buf, len,
+				       type == KLOG_SYSLOG_ACTION_READ_CLEAR);
+	case KLOG_SYSLOG_ACTION_CLEAR:
+		kl_lock_irqsave(&ns->lock, flags);
+		klog_ns_flush_locked(ns);
+		klog_ring_cursor_end(&ns->ring, &ns->clear_cur);
+		kl_unlock_irqrestore(&ns->lock, flags);
+		return 0;
+	case KLOG_SYSLOG_ACTION_CONSOLE_OFF:
+	case KLOG_SYSLOG_ACTION_CONSOLE_ON:
+	case KLOG_SYSLOG_ACTION_CONSOLE_LEVEL:
+		/* The console is global: privilege over the root. */
+		if (ns != ns->root &&
+		    !capable_over(ctx, ns->root->owner, KLOG_CAP_SYSLOG))
+			return -EPERM;
+		break;
+	case KLOG_SYSLOG_ACTION_SIZE_UNREAD:
+		return syslog_size_unread(ctx);
+	case KLOG_SYSLOG_ACTION_SIZE_BUFFER:
+		return ns->ring.size;
+	default:
+		return -EINVAL;
+	}
+
+	kl_lock_irqsave(&ns->root->lock, flags);
+	switch (type) {
+	case KLOG_SYSLOG_ACTION_CONSOLE_OFF:
+		if (cfg->saved_console_loglevel == -1)
+			cfg->saved_console_loglevel = cfg->console_loglevel;
+		cfg->console_loglevel = cfg->minimum_console_loglevel;
+		break;
+	case KLOG_SYSLOG_ACTION_CONSOLE_ON:
+		if (cfg->saved_console_loglevel != -1) {
+			cfg->console_loglevel = cfg->saved_console_loglevel;
+			cfg->saved_console_loglevel = -1;
+		}
+		break;
+	default:
+		if (len < 1 || len > 8) {
+			error = -EINVAL;
+			break;
+		}
+		if (len < cfg->minimum_console_loglevel)
+			len = cfg->minimum_console_loglevel;
+		cfg->console_loglevel = len;
+		cfg->saved_console_loglevel = -1;
+		break;
+	}
+	kl_unlock_irqrestore(&ns->root->lock, flags);
+	return error;
+}

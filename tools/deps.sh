@@ -1,0 +1,32 @@
+#!/bin/bash
+# tools/deps.sh GROUP... - install the Debian packages a make target needs.
+#
+# Groups: core (build + unit tests), kernel (kernel tree, build, QEMU
+# guest), fuzz (clang/libFuzzer), bench (gnuplot).  Packages already
+# installed are skipped, so a second run costs one dpkg query; apt-get
+# update runs at most once per invocation.
+set -euo pipefail
+
+declare -A GROUP=(
+	[core]="build-essential meson ninja-build pkg-config libcmocka-dev valgrind python3"
+	[kernel]="linux-source-6.12 flex bison bc libelf-dev libssl-dev cpio xz-utils kmod busybox-static qemu-system-x86 util-linux iptables iproute2"
+	[fuzz]="clang libclang-rt-14-dev llvm"
+	[bench]="gnuplot-nox"
+)
+
+want=()
+for g in "$@"; do
+	[ -n "${GROUP[$g]+x}" ] || { echo "deps.sh: unknown group '$g'" >&2; exit 2; }
+	for p in ${GROUP[$g]}; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null |
+			grep -q "install ok installed" || want+=("$p")
+	done
+done
+[ ${#want[@]} -eq 0 ] && exit 0
+
+SUDO=
+[ "$(id -u)" -eq 0 ] || SUDO=sudo
+echo "deps.sh: installing ${want[*]}"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${want[@]}" >/dev/null
