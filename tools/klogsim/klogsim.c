@@ -1,0 +1,781 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * klogsim - drive libklog from a script and show what each namespace's
+ * clients see.  The language is described in docs/klogsim.md.
+ *
+ * Every namespace stands for a container: a user namespace that owns a
+ * syslog namespace.  Commands run "as" a namespace's root (privileged) or
+ * as an unprivileged user there ("priv NAME off").  Time is virtual: it
+ * starts at 1 s and every script line advances it by 1 ms ("sleep MS"
+ * adds more), so the output is the same on every run.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "klog/klog.h"
+#include "klog/testing.h"
+
+#define MAX_NS 64
+#define MAX_FD 64
+#define MAX_ARGS 8
+
+struct sim_ns {
+	char name[32];
+	struct klog_ns *ns;
+	struct sim_ns *parent;	/* the creator (owner of the parent log) */
+	struct sim_ns *user;	/* the entry that stands for its user ns */
+	bool privileged;	/* root in its user namespace */
+	int created;		/* namespaces created, for the quota */
+};
+
+struct sim_fd {
+	char name[32];
+	bool open;
+	bool proc;
+	struct klog_kmsg f;
+	struct klog_syslog_ctx ctx;
+	struct sim_ns *who;
+};
+
+struct sim {
+	struct sim_ns ns[MAX_NS];
+	int nr_ns;
+	struct sim_fd fd[MAX_FD];
+	const char *file;
+	int line;
+	int errors;
+	int quota;
+	struct klog_config cfg;
+	char scratch[KLOG_MESSAGE_MAX];
+};
+
+static struct sim sim;
+static uint64_t sim_now = 1000000000ull;
+
+static uint64_t sim_clock(void)
+{
+	return sim_now;
+}
+
+__attribute__((format(printf, 1, 2)))
+static void fail(const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("%s:%d: error: ", sim.file, sim.line);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	sim.errors++;
+}
+
+static const char *errname(long e)
+{
+	static const struct { int e; const char *n; } t[] = {
+		{ EPERM, "EPERM" }, { EINVAL, "EINVAL" }, { EAGAIN, "EAGAIN" },
+		{ EPIPE, "EPIPE" }, { ESPIPE, "ESPIPE" }, { ENOMEM, "ENOMEM" },
+		{ ENOSPC, "ENOSPC" }, { EFAULT, "EFAULT" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+		if (t[i].e == -e)
+			return t[i].n;
+	return "E?";
+}
+
+static void result(long ret)
+{
+	if (ret < 0)
+		printf("  -> %s\n", errname(ret));
+	else
+		printf("  -> %ld\n", ret);
+}
+
+static struct sim_ns *find_ns(const char *name)
+{
+	int i;
+
+	for (i = 0; i < sim.nr_ns; i++)
+		if (sim.ns[i].ns && !strcmp(sim.ns[i].name, name))
+			return &sim.ns[i];
+	fail("no namespace named '%s'", name);
+	return NULL;
+}
+
+static struct sim_fd *find_fd(const char *name, bool create)
+{
+	int i, slot = -1;
+
+	for (i = 0; i < MAX_FD; i++) {
+		if (sim.fd[i].open && !strcmp(sim.fd[i].name, name)) {
+			if (create) {
+				fail("file '%s' is already open", name);
+				return NULL;
+			}
+			return &sim.fd[i];
+		}
+		if (!sim.fd[i].open && slot < 0)
+			slot = i;
+	}
+	if (!create) {
+		fail("no open file named '%s'", name);
+		return NULL;
+	}
+	if (slot < 0) {
+		fail("too many open files");
+		return NULL;
+	}
+	snprintf(sim.fd[slot].name, sizeof(sim.fd[slot].name), "%s", name);
+	return &sim.fd[slot];
+}
+
+/* CAP over @owner: privileged, and @owner is the caller or its creation. */
+static bool sim_capable(const struct klog_syslog_ctx *ctx, void *owner,
+			int cap)
+{
+	struct sim_ns *me = ctx->priv, *o;
+
+	if (!me->privileged)
+		return false;
+	for (o = owner; o; o = o->parent)
+		if (o == me->user)
+			return true;
+	return false;
+}
+
+static int sim_charge(const struct klog_syslog_ctx *ctx)
+{
+	struct sim_ns *me = ctx->priv;
+
+	if (me->created >= sim.quota)
+		return -ENOSPC;
+	me->created++;
+	return 0;
+}
+
+static void sim_uncharge(const struct klog_syslog_ctx *ctx)
+{
+	struct sim_ns *me = ctx->priv;
+
+	me->created--;
+}
+
+/* NEW_NS moves "the caller": here the new namespace gets its own entry. */
+static void sim_enter(struct klog_syslog_ctx *ctx, struct klog_ns *child)
+{
+	struct sim_ns *me = ctx->priv;
+	struct sim_ns *n = &sim.ns[sim.nr_ns++];
+
+	/* Same user namespace, new syslog namespace. */
+	n->ns = child;
+	n->parent = me;
+	n->user = me->user;
+	n->privileged = me->privileged;
+	ctx->ns = child;
+}
+
+static const struct klog_syslog_ops sim_ops = {
+	.capable = sim_capable,
+	.charge = sim_charge,
+	.uncharge = sim_uncharge,
+	.enter = sim_enter,
+};
+
+static void make_ctx(struct klog_syslog_ctx *ctx, struct sim_ns *who)
+{
+	memset(ctx, 0, sizeof(*ctx));
+	ctx->ns = who->ns;
+	ctx->user_ns = who->user;
+	ctx->nonblock = true;
+	ctx->ops = &sim_ops;
+	ctx->priv = who;
+	ctx->scratch = sim.scratch;
+}
+
+/* Decode C escapes (\n \t \\ \001 \xNN) in place; return the length. */
+static size_t unescape(char *s)
+{
+	char *in = s, *out = s;
+
+	while (*in) {
+		if (*in != '\\' || !in[1]) {
+			*out++ = *in++;
+			continue;
+		}
+		in++;
+		switch (*in) {
+		case 'n': *out++ = '\n'; in++; break;
+		case 't': *out++ = '\t'; in++; break;
+		case 'x': {
+			char hex[3] = { 0 };
+
+			strncpy(hex, in + 1, 2);
+			*out++ = (char)strtol(hex, NULL, 16);
+			in += 1 + strlen(hex);
+			break;
+		}
+		default:
+			if (*in >= '0' && *in <= '7') {
+				int v = 0, k;
+
+				for (k = 0; k < 3 && *in >= '0' && *in <= '7';
+				     k++)
+					v = v * 8 + (*in++ - '0');
+				*out++ = (char)v;
+			} else {
+				*out++ = *in++;
+			}
+		}
+	}
+	*out = '\0';
+	return out - s;
+}
+
+/* Show bytes with control characters escaped, as one line. */
+static void show(const char *p, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		unsigned char c = p[i];
+
+		if (c == '\n' && i + 1 == n)
+			break;
+		if (c == '\n')
+			fputs("\n     ", stdout);
+		else if (c < 0x20 || c >= 0x7f)
+			printf("\\x%02x", c);
+		else
+			putchar(c);
+	}
+	putchar('\n');
+}
+
+static void dump(struct sim_ns *who, const char *buf, long n)
+{
+	const char *p = buf, *end = buf + n, *nl;
+
+	while (p < end) {
+		nl = memchr(p, '\n', end - p);
+		nl = nl ? nl + 1 : end;
+		fputs("  | ", stdout);
+		fwrite(p, 1, nl - p, stdout);
+		if (nl[-1] != '\n')
+			fputs("\\ (partial)\n", stdout);
+		p = nl;
+	}
+	(void)who;
+}
+
+static long parse_num(const char *s, bool *ok)
+{
+	char *end;
+	long v = strtol(s, &end, 0);
+
+	*ok = *s && !*end;
+	if (!*ok)
+		fail("'%s' is not a number", s);
+	return v;
+}
+
+static int cmd_ns(char **argv, int argc)
+{
+	struct sim_ns *parent = &sim.ns[0], *n;
+	struct klog_ns_params p = { 0 };
+	bool ok = true;
+	int i, ret;
+
+	if (argc < 2)
+		return fail("usage: ns NAME [parent=P] [size=N] [tag=T]"), 0;
+	if (sim.nr_ns >= MAX_NS)
+		return fail("too many namespaces"), 0;
+	for (i = 0; i < sim.nr_ns; i++)
+		if (sim.ns[i].ns && !strcmp(sim.ns[i].name, argv[1]))
+			return fail("namespace '%s' exists", argv[1]), 0;
+	for (i = 2; i < argc && ok; i++) {
+		if (!strncmp(argv[i], "parent=", 7))
+			parent = find_ns(argv[i] + 7);
+		else if (!strncmp(argv[i], "size=", 5))
+			p.size = parse_num(argv[i] + 5, &ok);
+		else if (!strncmp(argv[i], "tag=", 4))
+			p.tag = argv[i] + 4;
+		else
+			return fail("unknown option '%s'", argv[i]), 0;
+		if (!parent)
+			return 0;
+	}
+	if (!ok)
+		return 0;
+	/* As a process that unshared a user namespace: syslog(11, ...). */
+	n = &sim.ns[sim.nr_ns];
+	memset(n, 0, sizeof(*n));
+	snprintf(n->name, sizeof(n->name), "%s", argv[1]);
+	n->parent = parent;
+	n->user = n;
+	n->privileged = true;
+	p.owner = n;
+	ret = klog_ns_create(parent->ns, &p, &n->ns);
+	if (ret) {
+		printf("ns %s: syslog(SYSLOG_ACTION_NEW_NS) failed: %s\n",
+		       argv[1], errname(ret));
+		return 0;
+	}
+	sim.nr_ns++;
+	return 0;
+}
+
+static int cmd_printk(char **argv, int argc, char *rest)
+{
+	struct sim_ns *n;
+
+	if (argc < 3)
+		return fail("usage: printk NAME TEXT"), 0;
+	n = find_ns(argv[1]);
+	if (!n)
+		return 0;
+	unescape(rest);
+	klog_ns_printk(n->ns, "%s", rest);
+	return 0;
+}
+
+static void print_dmesg(struct sim_ns *n, int action)
+{
+	struct klog_syslog_ctx ctx;
+	static char buf[1 << 20];
+	long ret;
+
+	make_ctx(&ctx, n);
+	ret = klog_syslog(&ctx, action, buf, sizeof(buf));
+	if (ret < 0) {
+		printf("  dmesg: %s\n", errname(ret));
+		return;
+	}
+	dump(n, buf, ret);
+}
+
+static int cmd_dmesg(char **argv, int argc)
+{
+	struct klog_syslog_ctx ctx;
+	struct sim_ns *n;
+	long ret;
+
+	if (argc < 2)
+		return fail("usage: dmesg NAME [-c|-C]"), 0;
+	n = find_ns(argv[1]);
+	if (!n)
+		return 0;
+	printf("dmesg in %s%s%s:\n", n->name, argc > 2 ? " " : "",
+	       argc > 2 ? argv[2] : "");
+	if (argc > 2 && !strcmp(argv[2], "-C")) {
+		make_ctx(&ctx, n);
+		ret = klog_syslog(&ctx, KLOG_SYSLOG_ACTION_CLEAR, NULL, 0);
+		if (ret)
+			printf("  dmesg: %s\n", errname(ret));
+		return 0;
+	}
+	print_dmesg(n, argc > 2 && !strcmp(argv[2], "-c") ?
+		    KLOG_SYSLOG_ACTION_READ_CLEAR :
+		    KLOG_SYSLOG_ACTION_READ_ALL);
+	return 0;
+}
+
+static int cmd_syslog(char **argv, int argc)
+{
+	struct klog_syslog_ctx ctx;
+	static char buf[1 << 20];
+	struct sim_ns *n;
+	bool ok = true;
+	long action, len = 0, ret;
+	char *arg = NULL;
+
+	if (argc < 3)
+		return fail("usage: syslog NAME ACTION [LEN|TAG SIZE]"), 0;
+	n = find_ns(argv[1]);
+	if (!n)
+		return 0;
+	action = parse_num(argv[2], &ok);
+	if (ok && action == KLOG_SYSLOG_ACTION_NEW_NS && sim.nr_ns >= MAX_NS)
+		return fail("too many namespaces"), 0;
+	if (ok && action == KLOG_SYSLOG_ACTION_NEW_NS) {
+		arg = argc > 3 && strcmp(argv[3], "-") ? argv[3] : NULL;
+		len = argc > 4 ? parse_num(argv[4], &ok) : 0;
+	} else if (ok && argc > 3) {
+		len = parse_num(argv[3], &ok);
+		arg = buf;
+		if (argc > 4 && !strcmp(argv[4], "null"))
+			arg = NULL;
+	} else {
+		arg = buf;
+	}
+	if (!ok)
+		return 0;
+	if (len > (long)sizeof(buf))
+		return fail("length %ld is over the simulator's buffer", len),
+			0;
+	make_ctx(&ctx, n);
+	printf("syslog(%ld, %ld) in %s:\n", action, len, n->name);
+	ret = klog_syslog(&ctx, action, arg, len);
+	result(ret);
+	if (ret > 0 && action >= 2 && action <= 4)
+		dump(n, buf, ret);
+	if (!ret && action == KLOG_SYSLOG_ACTION_NEW_NS)
+		snprintf(sim.ns[sim.nr_ns - 1].name, 32, "%.15s/%.15s",
+			 n->name, arg ? arg : "new");
+	return 0;
+}
+
+static int cmd_kmsg(char **argv, int argc, char *rest)
+{
+	struct sim_fd *fd;
+	struct sim_ns *n;
+	bool ok = true;
+	long ret;
+
+	if (!strcmp(argv[0], "open")) {
+		unsigned int mode = KLOG_KMSG_READ | KLOG_KMSG_WRITE;
+
+		if (argc < 3)
+			return fail("usage: open FILE NAME [r|w|rw|proc]"), 0;
+		n = find_ns(argv[2]);
+		fd = n ? find_fd(argv[1], true) : NULL;
+		if (!fd)
+			return 0;
+		if (argc > 3 && !strcmp(argv[3], "r"))
+			mode = KLOG_KMSG_READ;
+		else if (argc > 3 && !strcmp(argv[3], "w"))
+			mode = KLOG_KMSG_WRITE;
+		fd->who = n;
+		fd->proc = argc > 3 && !strcmp(argv[3], "proc");
+		make_ctx(&fd->ctx, n);
+		if (fd->proc) {
+			fd->ctx.source = KLOG_FROM_PROC;
+			ret = klog_proc_kmsg_open(&fd->ctx);
+		} else {
+			ret = klog_kmsg_open(&fd->f, &fd->ctx, mode);
+		}
+		printf("open %s (%s) in %s:\n", fd->proc ? "/proc/kmsg" :
+		       "/dev/kmsg", fd->name, n->name);
+		result(ret);
+		fd->open = !ret;
+		return 0;
+	}
+	if (argc < 2)
+		return fail("usage: %s FILE ...", argv[0]), 0;
+	fd = find_fd(argv[1], false);
+	if (!fd)
+		return 0;
+	if (!strcmp(argv[0], "close")) {
+		if (fd->proc)
+			klog_proc_kmsg_release(&fd->ctx);
+		else
+			klog_kmsg_release(&fd->f);
+		fd->open = false;
+		return 0;
+	}
+	if (!strcmp(argv[0], "write")) {
+		size_t len = unescape(rest);
+
+		if (fd->proc)
+			return fail("/proc/kmsg is not writable"), 0;
+		ret = klog_kmsg_write(&fd->f, rest, len, "klogsim");
+		if (ret < 0)
+			printf("write %s: %s\n", fd->name, errname(ret));
+		return 0;
+	}
+	if (!strcmp(argv[0], "read")) {
+		long size = argc > 2 ? parse_num(argv[2], &ok) : 8192;
+		static char buf[8192];
+
+		if (!ok)
+			return 0;
+		if (size > (long)sizeof(buf))
+			size = sizeof(buf);
+		printf("read %s:", fd->name);
+		if (fd->proc) {
+			fd->ctx.scratch = sim.scratch;
+			ret = klog_proc_kmsg_read(&fd->ctx, buf, size, true);
+			if (ret < 0) {
+				printf(" %s\n", errname(ret));
+				return 0;
+			}
+			putchar('\n');
+			dump(fd->who, buf, ret);
+			return 0;
+		}
+		ret = klog_kmsg_read(&fd->f, size, true);
+		if (ret < 0) {
+			printf(" %s\n", errname(ret));
+			return 0;
+		}
+		putchar(' ');
+		show(fd->f.outbuf, ret);
+		return 0;
+	}
+	if (!strcmp(argv[0], "readall")) {
+		printf("read %s until empty:\n", fd->name);
+		for (;;) {
+			ret = klog_kmsg_read(&fd->f, KLOG_MESSAGE_MAX, true);
+			if (ret == -EAGAIN)
+				break;
+			if (ret < 0) {
+				printf("  %s\n", errname(ret));
+				continue;
+			}
+			fputs("  ", stdout);
+			show(fd->f.outbuf, ret);
+		}
+		return 0;
+	}
+	if (!strcmp(argv[0], "seek")) {
+		static const char *const w[] = { "set", "cur", "end", "data" };
+		int whence = -1, i;
+		long off = argc > 3 ? parse_num(argv[3], &ok) : 0;
+
+		for (i = 0; argc > 2 && i < 4; i++)
+			if (!strcmp(argv[2], w[i]))
+				whence = i;
+		if (whence < 0 || !ok)
+			return fail("usage: seek FILE set|data|end [OFF]"), 0;
+		printf("seek %s %s %ld:", fd->name, argv[2], off);
+		result(klog_kmsg_seek(&fd->f, off, whence));
+		return 0;
+	}
+	if (!strcmp(argv[0], "poll")) {
+		unsigned int ev = fd->proc ? klog_proc_kmsg_poll(&fd->ctx) :
+			klog_kmsg_poll(&fd->f);
+
+		printf("poll %s: %s%s%s%s\n", fd->name,
+		       ev & KLOG_POLLIN ? "IN " : "",
+		       ev & KLOG_POLLRDNORM ? "RDNORM " : "",
+		       ev & KLOG_POLLERR ? "ERR " : "",
+		       ev & KLOG_POLLPRI ? "PRI " : "");
+		return 0;
+	}
+	return fail("unknown command '%s'", argv[0]), 0;
+}
+
+static int cmd_set(char **argv, int argc)
+{
+	struct sim_ns *n;
+	bool ok = true;
+	long v;
+
+	if (argc < 3)
+		return fail("usage: set KEY VALUE | set NAME dmesg_restrict V"),
+			0;
+	if (!strcmp(argv[1], "devkmsg")) {
+		if (!strcmp(argv[2], "on"))
+			sim.cfg.devkmsg = KLOG_DEVKMSG_ON;
+		else if (!strcmp(argv[2], "off"))
+			sim.cfg.devkmsg = KLOG_DEVKMSG_OFF;
+		else if (!strcmp(argv[2], "ratelimit"))
+			sim.cfg.devkmsg = KLOG_DEVKMSG_RATELIMIT;
+		else
+			fail("devkmsg is on, off or ratelimit");
+		return 0;
+	}
+	if (argc == 4) {
+		n = find_ns(argv[1]);
+		if (!n)
+			return 0;
+		v = parse_num(argv[3], &ok);
+		if (!ok)
+			return 0;
+		if (!strcmp(argv[2], "dmesg_restrict"))
+			klog_ns_set_dmesg_restrict(n->ns, v);
+		else
+			fail("unknown namespace setting '%s'", argv[2]);
+		return 0;
+	}
+	v = parse_num(argv[2], &ok);
+	if (!ok)
+		return 0;
+	if (!strcmp(argv[1], "propagate") && v >= 0 && v <= 2)
+		sim.cfg.propagate = v;
+	else if (!strcmp(argv[1], "burst") && v >= 0)
+		sim.cfg.prop_burst = v;
+	else if (!strcmp(argv[1], "interval_ms") && v >= 0)
+		sim.cfg.prop_interval_ms = v;
+	else if (!strcmp(argv[1], "printk_time"))
+		sim.cfg.printk_time = v;
+	else if (!strcmp(argv[1], "max_size") && v > 0)
+		sim.cfg.max_size = v;
+	else if (!strcmp(argv[1], "quota") && v >= 0)
+		sim.quota = v;
+	else
+		fail("bad setting '%s %s'", argv[1], argv[2]);
+	return 0;
+}
+
+static int cmd_stats(char **argv, int argc)
+{
+	struct klog_ns_stats st;
+	struct sim_ns *n;
+
+	if (argc < 2)
+		return fail("usage: stats NAME"), 0;
+	n = find_ns(argv[1]);
+	if (!n)
+		return 0;
+	klog_ns_get_stats(n->ns, &st);
+	printf("stats %s: stored=%llu overwritten=%llu ratelimited=%llu propagated=%llu suppressed=%llu\n",
+	       n->name, (unsigned long long)st.stored,
+	       (unsigned long long)st.dropped_overwrite,
+	       (unsigned long long)st.dropped_ratelimit,
+	       (unsigned long long)st.propagated,
+	       (unsigned long long)st.suppressed);
+	return 0;
+}
+
+static void run_line(char *line)
+{
+	char *argv[MAX_ARGS], *rest = NULL, *p = line;
+	bool ok = true;
+	int argc = 0;
+	long v;
+
+	while (argc < MAX_ARGS) {
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (!*p || *p == '#')
+			break;
+		/* Text commands take the rest of the line as one argument. */
+		if (argc == 2 && (!strcmp(argv[0], "printk") ||
+				  !strcmp(argv[0], "write"))) {
+			rest = p;
+			argv[argc++] = p;
+			break;
+		}
+		if (argc == 0 && !strcmp(p, "echo")) {
+			putchar('\n');
+			return;
+		}
+		argv[argc++] = p;
+		while (*p && *p != ' ' && *p != '\t')
+			p++;
+		if (*p)
+			*p++ = '\0';
+		if (argc == 1 && !strcmp(argv[0], "echo")) {
+			while (*p == ' ')
+				p++;
+			printf("%s\n", p);
+			return;
+		}
+	}
+	if (!argc)
+		return;
+
+	if (!strcmp(argv[0], "ns"))
+		cmd_ns(argv, argc);
+	else if (!strcmp(argv[0], "printk"))
+		cmd_printk(argv, argc, rest);
+	else if (!strcmp(argv[0], "dmesg"))
+		cmd_dmesg(argv, argc);
+	else if (!strcmp(argv[0], "syslog"))
+		cmd_syslog(argv, argc);
+	else if (!strcmp(argv[0], "set"))
+		cmd_set(argv, argc);
+	else if (!strcmp(argv[0], "stats"))
+		cmd_stats(argv, argc);
+	else if (!strcmp(argv[0], "priv") && argc == 3) {
+		struct sim_ns *n = find_ns(argv[1]);
+
+		if (n)
+			n->privileged = !strcmp(argv[2], "on");
+	} else if (!strcmp(argv[0], "sleep") && argc == 2) {
+		v = parse_num(argv[1], &ok);
+		if (ok)
+			sim_now += (uint64_t)v * 1000000;
+	} else if (!strcmp(argv[0], "put") && argc == 2) {
+		struct sim_ns *n = find_ns(argv[1]);
+
+		if (n) {
+			klog_ns_put(n->ns);
+			n->ns = NULL;
+		}
+	} else if (!strcmp(argv[0], "open") || !strcmp(argv[0], "close") ||
+		   !strcmp(argv[0], "write") || !strcmp(argv[0], "read") ||
+		   !strcmp(argv[0], "readall") || !strcmp(argv[0], "seek") ||
+		   !strcmp(argv[0], "poll")) {
+		cmd_kmsg(argv, argc, rest);
+	} else {
+		fail("unknown command '%s'", argv[0]);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	struct klog_ns_params p = { 0 };
+	char line[4096];
+	FILE *in = stdin;
+	int i, ret;
+
+	if (argc > 2 || (argc == 2 && !strcmp(argv[1], "--help"))) {
+		fprintf(stderr, "usage: klogsim [SCRIPT]\n"
+			"Runs a klogsim script (docs/klogsim.md); "
+			"reads stdin without SCRIPT.\n");
+		return 2;
+	}
+	sim.file = "<stdin>";
+	if (argc == 2 && strcmp(argv[1], "-")) {
+		in = fopen(argv[1], "r");
+		if (!in) {
+			fprintf(stderr, "klogsim: %s: %s\n", argv[1],
+				strerror(errno));
+			return 2;
+		}
+		sim.file = argv[1];
+	}
+	klog_testing_set_clock(sim_clock);
+	klog_config_init(&sim.cfg);
+	sim.quota = 16;
+	p.cfg = &sim.cfg;
+	p.size = 128 * 1024;
+	p.owner = &sim.ns[0];
+	snprintf(sim.ns[0].name, sizeof(sim.ns[0].name), "host");
+	sim.ns[0].privileged = true;
+	sim.ns[0].user = &sim.ns[0];
+	ret = klog_ns_create(NULL, &p, &sim.ns[0].ns);
+	if (ret) {
+		fprintf(stderr, "klogsim: cannot create the host log: %s\n",
+			errname(ret));
+		return 2;
+	}
+	sim.nr_ns = 1;
+
+	while (fgets(line, sizeof(line), in)) {
+		size_t n = strlen(line);
+
+		sim.line++;
+		sim_now += 1000000;
+		if (n && line[n - 1] == '\n')
+			line[--n] = '\0';
+		else if (!feof(in))
+			fail("line longer than %zu bytes", sizeof(line) - 2);
+		run_line(line);
+		fflush(stdout);
+	}
+	if (in != stdin)
+		fclose(in);
+
+	for (i = 0; i < MAX_FD; i++) {
+		if (!sim.fd[i].open)
+			continue;
+		if (sim.fd[i].proc)
+			klog_proc_kmsg_release(&sim.fd[i].ctx);
+		else
+			klog_kmsg_release(&sim.fd[i].f);
+	}
+	for (i = sim.nr_ns - 1; i >= 0; i--)
+		klog_ns_put(sim.ns[i].ns);
+	if (sim.errors)
+		fprintf(stderr, "klogsim: %d error(s) in %s\n", sim.errors,
+			sim.file);
+	return sim.errors ? 1 : 0;
+}
