@@ -10,7 +10,8 @@ MESON   ?= meson
 WERROR  := $(if $(CI),--werror,--werror)
 KCACHE  ?= $(HOME)/.cache/libklog
 
-.PHONY: all demo check deps-core deps-kernel build unit valgrind sanitize \
+PHONY_EXTRA := story
+.PHONY: all demo check story deps-core deps-kernel build unit valgrind sanitize \
 	kcompile clean
 
 all: build
@@ -52,7 +53,9 @@ kcompile: deps-kernel
 check: unit valgrind sanitize kcompile
 	@echo "make check: all tiers passed"
 
-demo: build
+demo: story
+
+story: build
 	@$(BUILD)/tools/klogsim examples/story.klog
 
 clean:
