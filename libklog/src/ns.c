@@ -41,9 +41,9 @@ void klog_config_init(struct klog_config *cfg)
 	cfg->devkmsg = KLOG_DEVKMSG_RATELIMIT;
 	cfg->devkmsg_burst = 10;
 	cfg->devkmsg_interval_ms = 5000;
-	cfg->console_loglevel = 7;
-	cfg->saved_console_loglevel = -1;
-	cfg->minimum_console_loglevel = 1;
+	cfg->con_level = 7;
+	cfg->con_saved_level = -1;
+	cfg->con_min_level = 1;
 	cfg->printk_time = true;
 	cfg->next_id = 1;
 }

@@ -378,14 +378,14 @@ int klog_syslog(struct klog_syslog_ctx *ctx, int type, char *buf, int len)
 	kl_lock_irqsave(&ns->root->lock, flags);
 	switch (type) {
 	case KLOG_SYSLOG_ACTION_CONSOLE_OFF:
-		if (cfg->saved_console_loglevel == -1)
-			cfg->saved_console_loglevel = cfg->console_loglevel;
-		cfg->console_loglevel = cfg->minimum_console_loglevel;
+		if (cfg->con_saved_level == -1)
+			cfg->con_saved_level = cfg->con_level;
+		cfg->con_level = cfg->con_min_level;
 		break;
 	case KLOG_SYSLOG_ACTION_CONSOLE_ON:
-		if (cfg->saved_console_loglevel != -1) {
-			cfg->console_loglevel = cfg->saved_console_loglevel;
-			cfg->saved_console_loglevel = -1;
+		if (cfg->con_saved_level != -1) {
+			cfg->con_level = cfg->con_saved_level;
+			cfg->con_saved_level = -1;
 		}
 		break;
 	default:
@@ -393,10 +393,10 @@ int klog_syslog(struct klog_syslog_ctx *ctx, int type, char *buf, int len)
 			error = -EINVAL;
 			break;
 		}
-		if (len < cfg->minimum_console_loglevel)
-			len = cfg->minimum_console_loglevel;
-		cfg->console_loglevel = len;
-		cfg->saved_console_loglevel = -1;
+		if (len < cfg->con_min_level)
+			len = cfg->con_min_level;
+		cfg->con_level = len;
+		cfg->con_saved_level = -1;
 		break;
 	}
 	kl_unlock_irqrestore(&ns->root->lock, flags);

@@ -46,9 +46,9 @@ enum klog_devkmsg {
  * @devkmsg:             enum klog_devkmsg.
  * @devkmsg_burst:       /dev/kmsg writes per interval and namespace.
  * @devkmsg_interval_ms: their window.
- * @console_loglevel:    the (global) console level, syslog actions 6-8.
- * @saved_console_loglevel: level saved by CONSOLE_OFF, -1 if none.
- * @minimum_console_loglevel: floor for CONSOLE_LEVEL.
+ * @con_level:    the (global) console level, syslog actions 6-8.
+ * @con_saved_level: level saved by CONSOLE_OFF, -1 if none.
+ * @con_min_level: floor for CONSOLE_LEVEL.
  * @printk_time:         whether syslog text carries timestamps.
  * @next_id:             next automatic namespace id.
  *
@@ -65,9 +65,9 @@ struct klog_config {
 	int devkmsg;
 	u32 devkmsg_burst;
 	u32 devkmsg_interval_ms;
-	int console_loglevel;
-	int saved_console_loglevel;
-	int minimum_console_loglevel;
+	int con_level;
+	int con_saved_level;
+	int con_min_level;
 	bool printk_time;
 	u64 next_id;
 };
