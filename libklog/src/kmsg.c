@@ -223,7 +223,10 @@ s64 klog_kmsg_seek(struct klog_kmsg *f, s64 offset, int whence)
 		f->cur = ns->clear_cur;
 		break;
 	case KLOG_SEEK_END:
-		klog_ns_flush_locked(ns);
+		/*
+		 * A pending line is not skipped: it gets the next sequence
+		 * number, as 6.12's unfinalized record is after prb_next_seq().
+		 */
 		klog_ring_cursor_end(&ns->ring, &f->cur);
 		break;
 	default:

@@ -354,8 +354,8 @@ int klog_syslog(struct klog_syslog_ctx *ctx, int type, char *buf, int len)
 		return syslog_read_all(ctx, buf, len,
 				       type == KLOG_SYSLOG_ACTION_READ_CLEAR);
 	case KLOG_SYSLOG_ACTION_CLEAR:
+		/* Like SEEK_END: a pending line stays after the clear point. */
 		kl_lock_irqsave(&ns->lock, flags);
-		klog_ns_flush_locked(ns);
 		klog_ring_cursor_end(&ns->ring, &ns->clear_cur);
 		kl_unlock_irqrestore(&ns->lock, flags);
 		return 0;
