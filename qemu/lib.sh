@@ -41,14 +41,17 @@ ensure_ksrc() {
 # merge_config.sh so nothing is written into $KSRC.
 # Usage: merge_fragments SRCTREE OBJDIR FRAGMENT...
 merge_fragments() {
-	local src=$1 obj=$2
+	local src=$1 obj=$2 f
 	shift 2
+	local frags=()
+	for f in "$@"; do frags+=("$(realpath "$f")"); done
 	mkdir -p "$obj"
-	make -s -C "$src" O="$obj" tinyconfig >/dev/null
+	make -s -C "$src" O="$obj" tinyconfig >/dev/null || die "make tinyconfig failed in $obj"
 	# -m: only merge (no allnoconfig), -O: where .config lives.
 	(cd "$src" && ARCH=x86_64 scripts/kconfig/merge_config.sh -m -O "$obj" \
-		"$obj/.config" "$@" >/dev/null)
-	make -s -C "$src" O="$obj" olddefconfig >/dev/null
+		"$obj/.config" "${frags[@]}" >"$obj/merge_config.log") ||
+		die "merge_config.sh failed, see $obj/merge_config.log"
+	make -s -C "$src" O="$obj" olddefconfig >/dev/null || die "make olddefconfig failed in $obj"
 }
 
 # require_config OBJDIR FRAGMENT... - every CONFIG_X=value line of the

@@ -45,6 +45,7 @@ void klog_config_init(struct klog_config *cfg)
 	cfg->con_saved_level = -1;
 	cfg->con_min_level = 1;
 	cfg->printk_time = true;
+	cfg->read_commits = true;
 	cfg->next_id = 1;
 }
 

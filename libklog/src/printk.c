@@ -475,6 +475,8 @@ int klog_ns_printk(struct klog_ns *ns, const char *fmt, ...)
  */
 u32 klog_ns_flush_locked(struct klog_ns *ns)
 {
+	if (!ns->cfg->read_commits)
+		return 0;
 	return cont_flush_locked(ns);
 }
 
@@ -523,7 +525,7 @@ int klog_ns_read(struct klog_ns *ns, struct klog_cursor *c,
 		return -EINVAL;
 	kl_lock_irqsave(&ns->lock, flags);
 	pending = ns->cont.len;
-	hops = cont_flush_locked(ns);
+	hops = klog_ns_flush_locked(ns);
 	if (klog_ring_read(&ns->ring, c, &rec, &out->lost)) {
 		out->rec = rec;
 		kl_memcpy(out->text, rec.text, rec.text_len);

@@ -50,6 +50,10 @@ enum klog_devkmsg {
  * @con_saved_level: level saved by CONSOLE_OFF, -1 if none.
  * @con_min_level: floor for CONSOLE_LEVEL.
  * @printk_time:         whether syslog text carries timestamps.
+ * @read_commits:        readers commit a pending continuation line before
+ *                       reading (design §3, the default).  False gives
+ *                       6.12's behaviour exactly: the line stays invisible
+ *                       until the next store (used by the golden tests).
  * @next_id:             next automatic namespace id.
  *
  * Locking: plain integers written by the administrator (sysctl) and read
@@ -69,6 +73,7 @@ struct klog_config {
 	int con_saved_level;
 	int con_min_level;
 	bool printk_time;
+	bool read_commits;
 	u64 next_id;
 };
 
