@@ -1,0 +1,167 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * common.h - helpers shared by the cmocka unit tests of the libklog core.
+ *
+ * Include after <cmocka.h>'s prerequisites; it includes cmocka itself.
+ */
+#ifndef KLOG_TEST_COMMON_H
+#define KLOG_TEST_COMMON_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "klog/klog.h"
+#include "klog/testing.h"
+
+/* Caller ids with the top bit set never collide with kl_caller_id(). */
+#define CALLER(n) (0x80000000u | (u32)(n))
+
+#define NSEC_PER_MSEC 1000000ull
+
+/* ---- fake clock ---------------------------------------------------- */
+
+static u64 fake_now = 1000000000ull;
+
+static inline u64 fake_clock(void)
+{
+	return fake_now;
+}
+
+static inline void clock_set_ms(u64 ms)
+{
+	fake_now = ms * NSEC_PER_MSEC;
+}
+
+static inline void clock_advance_ms(u64 ms)
+{
+	fake_now += ms * NSEC_PER_MSEC;
+}
+
+/* cmocka group/test setup: fake clock at 1 s, no injected failures. */
+static inline int common_setup(void **state)
+{
+	(void)state;
+	fake_now = 1000000000ull;
+	klog_testing_set_clock(fake_clock);
+	klog_testing_fail_alloc(0);
+	return 0;
+}
+
+static inline int common_teardown(void **state)
+{
+	(void)state;
+	klog_testing_set_clock(NULL);
+	klog_testing_fail_alloc(0);
+	return 0;
+}
+
+/* A test that starts with the fake clock at 1 s and no injected failure. */
+#define T(f) cmocka_unit_test_setup_teardown(f, common_setup, common_teardown)
+
+/* ---- namespaces ---------------------------------------------------- */
+
+static inline struct klog_ns *mk_root(struct klog_config *cfg, u32 size)
+{
+	struct klog_ns_params p = { .size = size, .cfg = cfg };
+	struct klog_ns *ns = NULL;
+
+	assert_int_equal(klog_ns_create(NULL, &p, &ns), 0);
+	assert_non_null(ns);
+	return ns;
+}
+
+static inline struct klog_ns *mk_child(struct klog_ns *parent,
+				       const char *tag, u32 size)
+{
+	struct klog_ns_params p = { .size = size, .tag = tag };
+	struct klog_ns *ns = NULL;
+
+	assert_int_equal(klog_ns_create(parent, &p, &ns), 0);
+	assert_non_null(ns);
+	return ns;
+}
+
+static inline unsigned int refs(struct klog_ns *ns)
+{
+	return kl_ref_read(&ns->ref);
+}
+
+/* Records currently committed to the ring (no flush of the cont buffer). */
+static inline u64 committed(struct klog_ns *ns)
+{
+	return klog_ring_count(&ns->ring);
+}
+
+/* A collected copy of a namespace's records. */
+struct rec_list {
+	unsigned int n;
+	u64 lost;
+	struct klog_msgbuf *m;
+};
+
+/* Read every record of @ns from its first one (flushes the cont buffer). */
+static inline void read_all(struct klog_ns *ns, struct rec_list *l)
+{
+	struct klog_cursor c;
+	struct klog_msgbuf mb;
+	unsigned int cap = 16;
+
+	l->n = 0;
+	l->lost = 0;
+	l->m = malloc(cap * sizeof(*l->m));
+	assert_non_null(l->m);
+	klog_ring_cursor_first(&ns->ring, &c);
+	while (klog_ns_read(ns, &c, &mb) == 1) {
+		if (l->n == cap) {
+			cap *= 2;
+			l->m = realloc(l->m, cap * sizeof(*l->m));
+			assert_non_null(l->m);
+		}
+		l->lost += mb.lost;
+		l->m[l->n] = mb;
+		l->m[l->n].rec.text = l->m[l->n].text;
+		l->m[l->n].rec.dict = l->m[l->n].dict;
+		l->n++;
+	}
+}
+
+static inline void rec_list_free(struct rec_list *l)
+{
+	free(l->m);
+	l->m = NULL;
+	l->n = 0;
+}
+
+/* Assert that a record's text is exactly @s. */
+#define assert_text(mb, s) do {						\
+	const char *__s = (s);						\
+	size_t __n = strlen(__s);					\
+	if ((mb)->rec.text_len != __n ||				\
+	    memcmp((mb)->rec.text, __s, __n) != 0)			\
+		fail_msg("text \"%.*s\" (%u bytes) != \"%s\"",		\
+			 (int)(mb)->rec.text_len, (mb)->rec.text,	\
+			 (unsigned)(mb)->rec.text_len, __s);		\
+} while (0)
+
+/* klog_ns_store() with the fields tests use most. */
+static inline int store_msg(struct klog_ns *ns, u32 caller, u32 flags,
+			    int level, const char *text)
+{
+	struct klog_msg m = {
+		.level = level,
+		.flags = flags,
+		.caller_id = caller,
+		.text = text,
+		.text_len = text ? strlen(text) : 0,
+	};
+
+	return klog_ns_store(ns, &m);
+}
+
+#endif /* KLOG_TEST_COMMON_H */
