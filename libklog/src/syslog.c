@@ -76,7 +76,9 @@ static bool syslog_ready(void *arg)
 
 	kl_lock_irqsave(&ns->lock, flags);
 	hops = klog_ns_flush_locked(ns);
-	klog_ring_cursor_fix(&ns->ring, &ns->syslog_cur);
+	/* A cut line whose record is gone restarts at the next record. */
+	if (klog_ring_cursor_fix(&ns->ring, &ns->syslog_cur))
+		ns->syslog_partial = 0;
 	ready = ns->syslog_cur.seq < ns->ring.next_seq;
 	kl_unlock_irqrestore(&ns->lock, flags);
 	if (hops)
