@@ -181,7 +181,8 @@ ssize_t klog_kmsg_write(struct klog_kmsg *f, const char *buf, size_t len,
 
 		if (stop < end && *stop == '>') {
 			m.level = u & 7;
-			if (u >> 3)
+			/* LOG_FACILITY(u): 2048 is facility 0, i.e. LOG_USER. */
+			if ((u >> 3) & 0xff)
 				m.facility = (u >> 3) & 0xff;
 			line = stop + 1;
 		}
@@ -190,7 +191,17 @@ ssize_t klog_kmsg_write(struct klog_kmsg *f, const char *buf, size_t len,
 	stop = kl_memchr(line, '\0', end - line);
 	m.text = line;
 	m.text_len = (stop ? stop : end) - line;
+	/*
+	 * vprintk_store() formats "%s" into at most PRINTKRB_RECORD_MAX
+	 * bytes with the terminator: 1023 bytes of text (a newline that
+	 * was the 1024th byte is cut, not stripped).
+	 */
+	if (m.text_len > KLOG_RECORD_MAX - 1)
+		m.text_len = KLOG_RECORD_MAX - 1;
 	m.flags = KLOG_MSG_USER;
+	/* devkmsg_emit("%s", "") still stores a record, an empty one. */
+	if (!m.text_len)
+		m.flags |= KLOG_F_NEWLINE;
 	m.caller_id = kl_caller_id();
 	klog_ns_store(ns, &m);
 	return len;

@@ -203,6 +203,8 @@ static int syslog_read_all(struct klog_syslog_ctx *ctx, char *buf, int size,
 			break;
 		}
 		if (copy_out(ctx, buf + len, ctx->scratch, n)) {
+			/* 6.12 breaks before advancing: clear stays here. */
+			c = before;
 			len = -EFAULT;
 			break;
 		}

@@ -64,8 +64,10 @@ struct klog_syslog_ops {
 
 /**
  * struct klog_syslog_ctx - who is asking.
- * @ns:       the caller's namespace (the ctx holds no reference of its own
- *            unless @enter is NULL and NEW_NS replaced it).
+ * @ns:       the caller's namespace.  With ops->enter set the ctx needs no
+ *            reference of its own; with @enter NULL it must hold one, which
+ *            NEW_NS drops when it replaces @ns with the child (whose
+ *            reference the ctx then holds).
  * @user_ns:  the caller's own user namespace (owner of what it creates).
  * @source:   KLOG_FROM_READER (syscall) or KLOG_FROM_PROC (/proc/kmsg).
  * @nonblock: READ returns -EAGAIN instead of sleeping when nothing is

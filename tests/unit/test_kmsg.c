@@ -1,0 +1,981 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * test_kmsg.c - /dev/kmsg (klog_kmsg_*) and /proc/kmsg (klog_proc_kmsg_*).
+ *
+ * Expected bytes and errno values are those of Linux 6.12's
+ * devkmsg_open/read/write/llseek/poll (kernel/printk/printk.c) and
+ * fs/proc/kmsg.c, acting on one namespace.  The per-namespace write
+ * ratelimit is design S6.  Time is a fake clock starting at 1 s, so a
+ * record written then shows usec 1000000.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <pthread.h>
+#include <time.h>
+#include <cmocka.h>
+
+#include "klog/klog.h"
+#include "klog/testing.h"
+
+#define NSEC 1000000000ull
+#define MSEC 1000000ull
+#define POLL_IN (KLOG_POLLIN | KLOG_POLLRDNORM)
+#define POLL_LOST (POLL_IN | KLOG_POLLERR | KLOG_POLLPRI)
+
+static char init_userns, child_userns, other_userns;
+
+static u64 now_ns;
+
+static u64 fake_clock(void)
+{
+	return now_ns;
+}
+
+/* ---- callers --------------------------------------------------------- */
+
+struct tcaller {
+	struct klog_syslog_ctx ctx;
+	char scratch[KLOG_MESSAGE_MAX];
+	void *caps[4];
+	int ncaps;
+};
+
+static bool t_capable(const struct klog_syslog_ctx *ctx, void *owner, int cap)
+{
+	struct tcaller *c = ctx->priv;
+	int i;
+
+	if (cap != KLOG_CAP_SYSLOG)
+		return false;
+	for (i = 0; i < c->ncaps; i++)
+		if (c->caps[i] == owner)
+			return true;
+	return false;
+}
+
+static const struct klog_syslog_ops t_ops = {
+	.capable = t_capable,
+};
+
+static void caller_init(struct tcaller *c, struct klog_ns *ns, void *user_ns)
+{
+	memset(c, 0, sizeof(*c));
+	c->ctx.ns = klog_ns_get(ns);
+	c->ctx.user_ns = user_ns;
+	c->ctx.source = KLOG_FROM_READER;
+	c->ctx.nonblock = true;
+	c->ctx.ops = &t_ops;
+	c->ctx.priv = c;
+	c->ctx.scratch = c->scratch;
+}
+
+static void caller_fini(struct tcaller *c)
+{
+	klog_ns_put(c->ctx.ns);
+	c->ctx.ns = NULL;
+}
+
+static void grant(struct tcaller *c, void *owner)
+{
+	assert_true(c->ncaps < 4);
+	c->caps[c->ncaps++] = owner;
+}
+
+/* ---- fixture ----------------------------------------------------------- */
+
+static struct klog_config cfg;
+static struct klog_ns *root;
+static struct tcaller me;	/* CAP_SYSLOG over the root's owner */
+static struct klog_kmsg f, g;
+static char out[8192];
+
+static int setup(void **state)
+{
+	struct klog_ns_params p = {
+		.size = 16384, .owner = &init_userns, .cfg = &cfg,
+	};
+
+	(void)state;
+	now_ns = NSEC;
+	klog_testing_set_clock(fake_clock);
+	klog_testing_fail_alloc(0);
+	klog_config_init(&cfg);
+	root = NULL;
+	if (klog_ns_create(NULL, &p, &root))
+		return -1;
+	caller_init(&me, root, &init_userns);
+	grant(&me, &init_userns);
+	memset(&f, 0, sizeof(f));
+	memset(&g, 0, sizeof(g));
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	if (f.ns)
+		klog_kmsg_release(&f);
+	if (g.ns)
+		klog_kmsg_release(&g);
+	caller_fini(&me);
+	klog_ns_put(root);
+	root = NULL;
+	klog_testing_set_clock(NULL);
+	return 0;
+}
+
+static struct klog_ns *mk_child(struct klog_ns *parent, void *owner,
+				const char *tag, u32 size)
+{
+	struct klog_ns_params p = { .size = size, .tag = tag, .owner = owner };
+	struct klog_ns *ns = NULL;
+
+	assert_int_equal(klog_ns_create(parent, &p, &ns), 0);
+	return ns;
+}
+
+static void open_rw(struct klog_kmsg *file, struct tcaller *c)
+{
+	assert_int_equal(klog_kmsg_open(file, &c->ctx,
+					KLOG_KMSG_READ | KLOG_KMSG_WRITE), 0);
+}
+
+static ssize_t wr(struct klog_kmsg *file, const char *s)
+{
+	return klog_kmsg_write(file, s, strlen(s), "test");
+}
+
+static void expect_wr(struct klog_kmsg *file, const char *s)
+{
+	assert_int_equal(wr(file, s), (ssize_t)strlen(s));
+}
+
+/* The next record (non-blocking read with a large buffer) is @want. */
+static void expect_rec_n(struct klog_kmsg *file, const char *want,
+			 size_t len)
+{
+	ssize_t n = klog_kmsg_read(file, KLOG_MESSAGE_MAX, true);
+
+	if (n < 0)
+		fail_msg("read: %zd, want \"%.*s\"", n, (int)len, want);
+	if ((size_t)n != len || memcmp(file->outbuf, want, len))
+		fail_msg("read \"%.*s\" (%zd) != \"%.*s\" (%zu)", (int)n,
+			 file->outbuf, n, (int)len, want, len);
+}
+
+static void expect_rec(struct klog_kmsg *file, const char *want)
+{
+	expect_rec_n(file, want, strlen(want));
+}
+
+static void expect_none(struct klog_kmsg *file)
+{
+	assert_int_equal(klog_kmsg_read(file, KLOG_MESSAGE_MAX, true), -EAGAIN);
+}
+
+/* One write on a fresh file, then read back the one record it made. */
+static void write_reads_back(const char *w, size_t wlen, const char *want)
+{
+	assert_int_equal(klog_kmsg_write(&f, w, wlen, "test"), (ssize_t)wlen);
+	expect_rec(&f, want);
+	expect_none(&f);
+}
+
+static struct klog_ns_stats stats(struct klog_ns *ns)
+{
+	struct klog_ns_stats st;
+
+	klog_ns_get_stats(ns, &st);
+	return st;
+}
+
+/* ---- open, reference, release ------------------------------------------- */
+
+static void open_binds_namespace_and_holds_reference(void **state)
+{
+	struct klog_ns *child = mk_child(root, &child_userns, "c", 4096);
+	struct tcaller c;
+
+	(void)state;
+	caller_init(&c, child, &child_userns);
+	grant(&c, &child_userns);
+	klog_ns_printk(root, "\0016host\n");
+	klog_ns_printk(child, "\0016hello\n");
+	assert_int_equal(kl_ref_read(&child->ref), 2);
+	open_rw(&f, &c);
+	assert_ptr_equal(f.ns, child);
+	assert_int_equal(kl_ref_read(&child->ref), 3);
+	/* The creator and the opener go away; the open file keeps it. */
+	caller_fini(&c);
+	klog_ns_put(child);
+	assert_int_equal(kl_ref_read(&f.ns->ref), 1);
+	expect_rec(&f, "6,0,1000000,-;hello\n");
+	expect_wr(&f, "<5>still here\n");
+	expect_rec(&f, "13,1,1000000,-;still here\n");
+	expect_none(&f);
+	/* The last reference goes with the file (valgrind checks it). */
+	klog_kmsg_release(&f);
+	assert_null(f.ns);
+	assert_int_equal(kl_ref_read(&root->ref), 2);
+}
+
+static void open_starts_at_first_record(void **state)
+{
+	struct klog_ns *child = mk_child(root, &child_userns, NULL, 4096);
+	struct tcaller c;
+	char want[64];
+	unsigned int i;
+
+	(void)state;
+	caller_init(&c, child, &child_userns);
+	for (i = 0; i < 300; i++)
+		klog_ns_printk(child, "\0016msg %03u\n", i);
+	assert_true(child->ring.first_seq > 0);
+	/* Opened after the overwrite: no loss to report. */
+	open_rw(&f, &c);
+	assert_int_equal(klog_kmsg_poll(&f), POLL_IN);
+	snprintf(want, sizeof(want), "6,%llu,1000000,-;msg %03llu\n",
+		 (unsigned long long)child->ring.first_seq,
+		 (unsigned long long)child->ring.first_seq);
+	expect_rec(&f, want);
+	caller_fini(&c);
+	klog_ns_put(child);
+}
+
+static void open_read_denied_by_dmesg_restrict(void **state)
+{
+	struct tcaller u;
+
+	(void)state;
+	caller_init(&u, root, &other_userns);
+	klog_ns_printk(root, "\0016hello\n");
+	/* Unrestricted, anybody may read. */
+	open_rw(&f, &u);
+	expect_rec(&f, "6,0,1000000,-;hello\n");
+	klog_kmsg_release(&f);
+
+	klog_ns_set_dmesg_restrict(root, 1);
+	assert_int_equal(klog_kmsg_open(&f, &u.ctx, KLOG_KMSG_READ), -EPERM);
+	assert_int_equal(klog_kmsg_open(&f, &u.ctx,
+					KLOG_KMSG_READ | KLOG_KMSG_WRITE),
+			 -EPERM);
+	assert_int_equal(kl_ref_read(&root->ref), 3);
+	/* Write-only needs no permission. */
+	assert_int_equal(klog_kmsg_open(&f, &u.ctx, KLOG_KMSG_WRITE), 0);
+	assert_int_equal(wr(&f, "<6>from user\n"), 13);
+	klog_kmsg_release(&f);
+	/* CAP_SYSLOG over the owner opens for reading. */
+	assert_int_equal(klog_kmsg_open(&f, &me.ctx, KLOG_KMSG_READ), 0);
+	expect_rec(&f, "6,0,1000000,-;hello\n");
+	expect_rec(&f, "14,1,1000000,-;from user\n");
+	caller_fini(&u);
+}
+
+static void open_eperm_when_devkmsg_off(void **state)
+{
+	(void)state;
+	cfg.devkmsg = KLOG_DEVKMSG_OFF;
+	assert_int_equal(klog_kmsg_open(&f, &me.ctx, KLOG_KMSG_READ), -EPERM);
+	assert_int_equal(klog_kmsg_open(&f, &me.ctx, KLOG_KMSG_WRITE), -EPERM);
+	assert_int_equal(klog_kmsg_open(&f, &me.ctx,
+					KLOG_KMSG_READ | KLOG_KMSG_WRITE),
+			 -EPERM);
+	assert_int_equal(kl_ref_read(&root->ref), 2);
+	cfg.devkmsg = KLOG_DEVKMSG_ON;
+	open_rw(&f, &me);
+}
+
+static void write_dropped_when_devkmsg_turned_off(void **state)
+{
+	char big[KLOG_RECORD_MAX + 1];
+
+	(void)state;
+	open_rw(&f, &me);
+	cfg.devkmsg = KLOG_DEVKMSG_OFF;
+	assert_int_equal(wr(&f, "<6>ignored\n"), 11);
+	expect_none(&f);
+	/* The length check comes first. */
+	memset(big, 'x', sizeof(big));
+	assert_int_equal(klog_kmsg_write(&f, big, sizeof(big), "test"),
+			 -EINVAL);
+	assert_int_equal(stats(root).dropped_ratelimit, 0);
+}
+
+/* ---- read ------------------------------------------------------------------ */
+
+static void read_one_record_per_call(void **state)
+{
+	(void)state;
+	klog_ns_printk(root, "\0016hello\n");
+	now_ns = 2 * NSEC + 345678;
+	klog_ns_printk(root, "\0013world\n");
+	open_rw(&f, &me);
+	expect_rec(&f, "6,0,1000000,-;hello\n");
+	expect_rec(&f, "3,1,2000345,-;world\n");
+	expect_none(&f);
+}
+
+static void read_too_small_einval_consumes(void **state)
+{
+	(void)state;
+	klog_ns_printk(root, "\0016hello\n");	/* 20 bytes */
+	klog_ns_printk(root, "\0016world\n");
+	open_rw(&f, &me);
+	assert_int_equal(klog_kmsg_read(&f, 19, true), -EINVAL);
+	/* The record is gone for this reader: the next read is the next. */
+	assert_int_equal(klog_kmsg_read(&f, 20, true), 20);
+	assert_memory_equal(f.outbuf, "6,1,1000000,-;world\n", 20);
+	expect_none(&f);
+	assert_int_equal(klog_kmsg_seek(&f, 0, KLOG_SEEK_SET), 0);
+	assert_int_equal(klog_kmsg_read(&f, 0, true), -EINVAL);
+	assert_int_equal(klog_kmsg_read(&f, 20, true), 20);
+	assert_memory_equal(f.outbuf, "6,1,1000000,-;world\n", 20);
+}
+
+static void read_epipe_once_after_overwrite(void **state)
+{
+	struct klog_ns *child = mk_child(root, &child_userns, NULL, 4096);
+	struct tcaller c;
+	char want[64];
+	unsigned int i;
+	u64 first;
+
+	(void)state;
+	caller_init(&c, child, &child_userns);
+	open_rw(&f, &c);
+	klog_ns_printk(child, "\0016msg 000\n");
+	expect_rec(&f, "6,0,1000000,-;msg 000\n");
+	assert_int_equal(klog_kmsg_seek(&f, 0, KLOG_SEEK_SET), 0);
+	for (i = 1; i < 300; i++)
+		klog_ns_printk(child, "\0016msg %03u\n", i);
+	first = child->ring.first_seq;
+	assert_true(first > 1);
+
+	assert_int_equal(klog_kmsg_poll(&f), POLL_LOST);
+	assert_int_equal(klog_kmsg_read(&f, KLOG_MESSAGE_MAX, true), -EPIPE);
+	/* Once: then the oldest record, and on from there. */
+	assert_int_equal(klog_kmsg_poll(&f), POLL_IN);
+	snprintf(want, sizeof(want), "6,%llu,1000000,-;msg %03llu\n",
+		 (unsigned long long)first, (unsigned long long)first);
+	expect_rec(&f, want);
+	snprintf(want, sizeof(want), "6,%llu,1000000,-;msg %03llu\n",
+		 (unsigned long long)first + 1,
+		 (unsigned long long)first + 1);
+	expect_rec(&f, want);
+	assert_int_equal(stats(child).dropped_overwrite, first);
+	caller_fini(&c);
+	klog_ns_put(child);
+}
+
+static void read_epipe_checked_before_size(void **state)
+{
+	struct klog_ns *child = mk_child(root, &child_userns, NULL, 4096);
+	struct tcaller c;
+	char want[64];
+	unsigned int i;
+
+	(void)state;
+	caller_init(&c, child, &child_userns);
+	open_rw(&f, &c);
+	for (i = 0; i < 300; i++)
+		klog_ns_printk(child, "\0016msg %03u\n", i);
+	/* A lost cursor is EPIPE even for a tiny buffer, and nothing is
+	 * consumed by it. */
+	assert_int_equal(klog_kmsg_read(&f, 1, true), -EPIPE);
+	assert_int_equal(klog_kmsg_read(&f, 1, true), -EINVAL);
+	snprintf(want, sizeof(want), "6,%llu,1000000,-;msg %03llu\n",
+		 (unsigned long long)child->ring.first_seq + 1,
+		 (unsigned long long)child->ring.first_seq + 1);
+	expect_rec(&f, want);
+	assert_int_equal(klog_kmsg_poll(&f), POLL_IN);
+	caller_fini(&c);
+	klog_ns_put(child);
+}
+
+static void read_nonblock_empty_eagain(void **state)
+{
+	(void)state;
+	open_rw(&f, &me);
+	expect_none(&f);
+	klog_ns_printk(root, "\0016x\n");
+	expect_rec(&f, "6,0,1000000,-;x\n");
+	expect_none(&f);
+}
+
+static ssize_t late_written;
+
+static void *late_writer(void *arg)
+{
+	struct timespec ts = { 0, 50 * 1000 * 1000 };
+
+	(void)arg;
+	nanosleep(&ts, NULL);
+	late_written = wr(&g, "<6>late\n");
+	return NULL;
+}
+
+static void read_blocks_until_a_record(void **state)
+{
+	pthread_t t;
+	ssize_t n;
+
+	(void)state;
+	open_rw(&f, &me);
+	assert_int_equal(klog_kmsg_open(&g, &me.ctx, KLOG_KMSG_WRITE), 0);
+	assert_int_equal(pthread_create(&t, NULL, late_writer, NULL), 0);
+	n = klog_kmsg_read(&f, KLOG_MESSAGE_MAX, false);
+	pthread_join(t, NULL);
+	assert_int_equal(late_written, 8);
+	assert_int_equal(n, 20);
+	assert_memory_equal(f.outbuf, "14,0,1000000,-;late\n", 20);
+}
+
+static void readers_have_own_cursors(void **state)
+{
+	(void)state;
+	klog_ns_printk(root, "\0016a\n");
+	klog_ns_printk(root, "\0016b\n");
+	open_rw(&f, &me);
+	open_rw(&g, &me);
+	expect_rec(&f, "6,0,1000000,-;a\n");
+	expect_rec(&f, "6,1,1000000,-;b\n");
+	expect_rec(&g, "6,0,1000000,-;a\n");
+	/* /dev/kmsg readers leave the syslog cursor alone. */
+	assert_int_equal(klog_syslog(&me.ctx, KLOG_SYSLOG_ACTION_SIZE_UNREAD,
+				     NULL, 0), 2 * 20);
+	assert_int_equal(klog_syslog(&me.ctx, KLOG_SYSLOG_ACTION_READ, out,
+				     sizeof(out)), 2 * 20);
+	expect_rec(&g, "6,1,1000000,-;b\n");
+}
+
+static void read_cont_flag_and_dict(void **state)
+{
+	static const char dict[] = "SUBSYSTEM=net\0DEVICE=n2\0EMPTY=\0";
+	struct klog_msg m = {
+		.level = 3, .flags = KLOG_F_CONT, .caller_id = 7,
+		.text = "tail\n", .text_len = 5,
+	};
+	struct klog_msg d = {
+		.level = 6, .caller_id = 7, .text = "eth0: up", .text_len = 8,
+		.dict = dict, .dict_len = sizeof(dict) - 1,
+	};
+
+	(void)state;
+	assert_int_equal(klog_ns_store(root, &m), 4);
+	assert_int_equal(klog_ns_store(root, &d), 8);
+	/* A KERN_CONT fragment with nothing to continue. */
+	klog_ns_printk(root, "\001cx\n");
+	open_rw(&f, &me);
+	expect_rec(&f, "3,0,1000000,c;tail\n");
+	expect_rec(&f, "6,1,1000000,-;eth0: up\n SUBSYSTEM=net\n DEVICE=n2\n");
+	expect_rec(&f, "4,2,1000000,c;x\n");
+}
+
+static void read_escapes_written_bytes(void **state)
+{
+	static const char w[] = "<6>tab\tback\\del\x7fhi\xc3\xa9\n";
+
+	(void)state;
+	open_rw(&f, &me);
+	write_reads_back(w, sizeof(w) - 1,
+			 "14,0,1000000,-;tab\\x09back\\x5cdel\\x7fhi\\xc3\\xa9\n");
+}
+
+/* ---- write prefixes ------------------------------------------------------ */
+
+static void write_prefix_level(void **state)
+{
+	(void)state;
+	open_rw(&f, &me);
+	/* Level 6, facility LOG_USER (1) as no facility was given. */
+	write_reads_back("<6>x", 4, "14,0,1000000,-;x\n");
+}
+
+static void write_no_prefix_default_level(void **state)
+{
+	(void)state;
+	open_rw(&f, &me);
+	write_reads_back("x", 1, "12,0,1000000,-;x\n");
+	cfg.default_level = 6;
+	write_reads_back("y\n", 2, "14,1,1000000,-;y\n");
+}
+
+static void write_prefix_facility_and_level(void **state)
+{
+	(void)state;
+	open_rw(&f, &me);
+	write_reads_back("<999>x", 6, "999,0,1000000,-;x\n");
+	write_reads_back("<14>x", 5, "14,1,1000000,-;x\n");
+	write_reads_back("<13>x", 5, "13,2,1000000,-;x\n");
+	write_reads_back("<165>x", 6, "165,3,1000000,-;x\n");
+}
+
+static void write_prefix_kernel_facility_becomes_user(void **state)
+{
+	(void)state;
+	open_rw(&f, &me);
+	write_reads_back("<0>x", 4, "8,0,1000000,-;x\n");
+	write_reads_back("<7>x", 4, "15,1,1000000,-;x\n");
+	/* (2048 >> 3) & 0xff is 0 too. */
+	write_reads_back("<2048>x", 7, "8,2,1000000,-;x\n");
+	/* The number wraps as an unsigned int: 2^32 + 6 is 6. */
+	write_reads_back("<4294967302>x", 13, "14,3,1000000,-;x\n");
+}
+
+static void write_prefix_empty_number(void **state)
+{
+	(void)state;
+	open_rw(&f, &me);
+	write_reads_back("<>x", 3, "8,0,1000000,-;x\n");
+}
+
+static void write_prefix_malformed_kept(void **state)
+{
+	(void)state;
+	open_rw(&f, &me);
+	write_reads_back("<6x>x", 5, "12,0,1000000,-;<6x>x\n");
+	write_reads_back("<", 1, "12,1,1000000,-;<\n");
+	write_reads_back("<6", 2, "12,2,1000000,-;<6\n");
+	write_reads_back("< 6>x", 5, "12,3,1000000,-;< 6>x\n");
+	write_reads_back("<+6>x", 5, "12,4,1000000,-;<+6>x\n");
+	write_reads_back("x<6>y", 5, "12,5,1000000,-;x<6>y\n");
+	/* Only one prefix is parsed. */
+	write_reads_back("<6><3>x", 7, "14,6,1000000,-;<3>x\n");
+}
+
+static void write_prefix_only_makes_empty_record(void **state)
+{
+	(void)state;
+	open_rw(&f, &me);
+	/* devkmsg_emit(1, 6, "%s", "") stores an empty record. */
+	write_reads_back("<6>", 3, "14,0,1000000,-;\n");
+	write_reads_back("<6>\n", 4, "14,1,1000000,-;\n");
+}
+
+static void write_kernel_prefix_not_parsed(void **state)
+{
+	(void)state;
+	open_rw(&f, &me);
+	/* User text is printed with "%s": KERN_SOH stays in the text. */
+	write_reads_back("\0013x", 3, "12,0,1000000,-;\\x013x\n");
+	write_reads_back("<6>\001cy", 6, "14,1,1000000,-;\\x01cy\n");
+}
+
+static void write_strips_one_newline(void **state)
+{
+	(void)state;
+	open_rw(&f, &me);
+	write_reads_back("hi\n", 3, "12,0,1000000,-;hi\n");
+	write_reads_back("a\n\n", 3, "12,1,1000000,-;a\\x0a\n");
+	write_reads_back("\n", 1, "12,2,1000000,-;\n");
+}
+
+static void write_multiline_one_record(void **state)
+{
+	(void)state;
+	open_rw(&f, &me);
+	write_reads_back("<6>a\nb\n", 7, "14,0,1000000,-;a\\x0ab\n");
+	assert_int_equal(klog_syslog(&me.ctx, KLOG_SYSLOG_ACTION_READ_ALL, out,
+				     sizeof(out)), 2 * 19 + 4);
+	out[2 * 19 + 4] = '\0';
+	assert_string_equal(out, "<14>[    1.000000] a\n<14>[    1.000000] b\n");
+}
+
+static void write_stops_at_nul(void **state)
+{
+	(void)state;
+	open_rw(&f, &me);
+	write_reads_back("ab\0cd", 5, "12,0,1000000,-;ab\n");
+	/* A NUL inside the number ends it: the prefix is kept. */
+	write_reads_back("<6\0>x", 5, "12,1,1000000,-;<6\n");
+}
+
+static void write_empty_returns_zero(void **state)
+{
+	(void)state;
+	open_rw(&f, &me);
+	/* devkmsg_write() with len 0 still emits "%s" of "". */
+	assert_int_equal(klog_kmsg_write(&f, "", 0, "test"), 0);
+	expect_rec(&f, "12,0,1000000,-;\n");
+	expect_none(&f);
+}
+
+static void write_over_1024_einval(void **state)
+{
+	char big[4096];
+	int i;
+
+	(void)state;
+	memset(big, 'x', sizeof(big));
+	open_rw(&f, &me);
+	assert_int_equal(klog_kmsg_write(&f, big, KLOG_RECORD_MAX + 1, "test"),
+			 -EINVAL);
+	assert_int_equal(klog_kmsg_write(&f, big, sizeof(big), "test"),
+			 -EINVAL);
+	expect_none(&f);
+	/* Refused writes use none of the ratelimit budget. */
+	for (i = 0; i < 10; i++)
+		assert_int_equal(wr(&f, "ok\n"), 3);
+	assert_int_equal(stats(root).dropped_ratelimit, 0);
+	assert_int_equal(root->ring.next_seq, 10);
+}
+
+static void write_exactly_1024_accepted(void **state)
+{
+	char big[KLOG_RECORD_MAX], want[KLOG_MESSAGE_MAX];
+	size_t n;
+
+	(void)state;
+	open_rw(&f, &me);
+	memset(big, 'x', sizeof(big));
+	assert_int_equal(klog_kmsg_write(&f, big, sizeof(big), "test"),
+			 KLOG_RECORD_MAX);
+	/*
+	 * vprintk_store() reserves at most PRINTKRB_RECORD_MAX bytes
+	 * including the terminator: 1023 bytes of text are kept.
+	 */
+	n = (size_t)sprintf(want, "12,0,1000000,-;");
+	memset(want + n, 'x', KLOG_RECORD_MAX - 1);
+	n += KLOG_RECORD_MAX - 1;
+	want[n++] = '\n';
+	expect_rec_n(&f, want, n);
+	/* With a newline as the 1024th byte, the newline is what is cut. */
+	big[KLOG_RECORD_MAX - 1] = '\n';
+	assert_int_equal(klog_kmsg_write(&f, big, sizeof(big), "test"),
+			 KLOG_RECORD_MAX);
+	n = (size_t)sprintf(want, "12,1,1000000,-;");
+	memset(want + n, 'x', KLOG_RECORD_MAX - 1);
+	n += KLOG_RECORD_MAX - 1;
+	want[n++] = '\n';
+	expect_rec_n(&f, want, n);
+	/* The prefix does not count against the text. */
+	memcpy(big, "<6>", 3);
+	big[KLOG_RECORD_MAX - 1] = 'x';
+	assert_int_equal(klog_kmsg_write(&f, big, sizeof(big), "test"),
+			 KLOG_RECORD_MAX);
+	n = (size_t)sprintf(want, "14,2,1000000,-;");
+	memset(want + n, 'x', KLOG_RECORD_MAX - 3);
+	n += KLOG_RECORD_MAX - 3;
+	want[n++] = '\n';
+	expect_rec_n(&f, want, n);
+}
+
+/* ---- write ratelimit (design S6) ------------------------------------------ */
+
+static void ratelimit_is_per_namespace_not_per_file(void **state)
+{
+	struct klog_kmsg h;
+	int i;
+
+	(void)state;
+	assert_int_equal(cfg.devkmsg, KLOG_DEVKMSG_RATELIMIT);
+	open_rw(&f, &me);
+	open_rw(&g, &me);
+	for (i = 0; i < 6; i++) {
+		assert_int_equal(wr(&f, "f\n"), 2);
+		assert_int_equal(wr(&g, "g\n"), 2);
+	}
+	assert_int_equal(root->ring.next_seq, 10);
+	assert_int_equal(stats(root).dropped_ratelimit, 2);
+	/* Another file buys no more budget. */
+	assert_int_equal(klog_kmsg_open(&h, &me.ctx, KLOG_KMSG_WRITE), 0);
+	now_ns += 4999 * MSEC;
+	assert_int_equal(wr(&h, "h\n"), 2);
+	assert_int_equal(root->ring.next_seq, 10);
+	assert_int_equal(stats(root).dropped_ratelimit, 3);
+	klog_kmsg_release(&h);
+}
+
+static void ratelimit_window_reopens(void **state)
+{
+	char want[64];
+	int i;
+
+	(void)state;
+	open_rw(&f, &me);
+	for (i = 0; i < 12; i++)
+		assert_int_equal(wr(&f, "<6>w\n"), 5);
+	assert_int_equal(stats(root).dropped_ratelimit, 2);
+	for (i = 0; i < 10; i++) {
+		snprintf(want, sizeof(want), "14,%d,1000000,-;w\n", i);
+		expect_rec(&f, want);
+	}
+	expect_none(&f);
+	/*
+	 * After the 5 s window the budget is back.  The namespace's limiter
+	 * reports what it refused before the first write of the new window
+	 * (upstream's per-file limiter reports it at release).
+	 */
+	now_ns += 5001 * MSEC;
+	assert_int_equal(wr(&f, "<6>again\n"), 9);
+	expect_rec(&f, "4,10,6001000,-;test: 2 output lines suppressed due to ratelimiting\n");
+	expect_rec(&f, "14,11,6001000,-;again\n");
+	for (i = 0; i < 9; i++)
+		assert_int_equal(wr(&f, "<6>w\n"), 5);
+	assert_int_equal(wr(&f, "<6>w\n"), 5);
+	assert_int_equal(root->ring.next_seq, 21);
+	assert_int_equal(stats(root).dropped_ratelimit, 3);
+}
+
+static void ratelimit_separate_namespaces(void **state)
+{
+	struct klog_ns *child = mk_child(root, &child_userns, "c", 4096);
+	struct tcaller c;
+	int i;
+
+	(void)state;
+	caller_init(&c, child, &child_userns);
+	open_rw(&f, &me);
+	open_rw(&g, &c);
+	for (i = 0; i < 11; i++)
+		assert_int_equal(wr(&f, "r\n"), 2);
+	assert_int_equal(stats(root).dropped_ratelimit, 1);
+	for (i = 0; i < 10; i++)
+		assert_int_equal(wr(&g, "c\n"), 2);
+	assert_int_equal(stats(child).dropped_ratelimit, 0);
+	assert_int_equal(child->ring.next_seq, 10);
+	caller_fini(&c);
+	klog_ns_put(child);
+}
+
+static void ratelimit_off_when_devkmsg_on(void **state)
+{
+	int i;
+
+	(void)state;
+	cfg.devkmsg = KLOG_DEVKMSG_ON;
+	open_rw(&f, &me);
+	for (i = 0; i < 50; i++)
+		assert_int_equal(wr(&f, "<6>on\n"), 6);
+	assert_int_equal(root->ring.next_seq, 50);
+	assert_int_equal(stats(root).dropped_ratelimit, 0);
+}
+
+/* ---- llseek ----------------------------------------------------------------- */
+
+static void seek_set_end_data(void **state)
+{
+	(void)state;
+	klog_ns_printk(root, "\0016a\n");
+	klog_ns_printk(root, "\0016b\n");
+	open_rw(&f, &me);
+	/* SEEK_DATA without a clear: the first record. */
+	assert_int_equal(klog_kmsg_seek(&f, 0, KLOG_SEEK_DATA), 0);
+	expect_rec(&f, "6,0,1000000,-;a\n");
+	assert_int_equal(klog_kmsg_seek(&f, 0, KLOG_SEEK_END), 0);
+	expect_none(&f);
+	assert_int_equal(klog_kmsg_poll(&f), 0);
+	assert_int_equal(klog_syslog(&me.ctx, KLOG_SYSLOG_ACTION_CLEAR, NULL,
+				     0), 0);
+	klog_ns_printk(root, "\0016c\n");
+	expect_rec(&f, "6,2,1000000,-;c\n");
+	/* SEEK_DATA: the first record after the last clear. */
+	assert_int_equal(klog_kmsg_seek(&f, 0, KLOG_SEEK_DATA), 0);
+	expect_rec(&f, "6,2,1000000,-;c\n");
+	assert_int_equal(klog_kmsg_seek(&f, 0, KLOG_SEEK_SET), 0);
+	expect_rec(&f, "6,0,1000000,-;a\n");
+	expect_rec(&f, "6,1,1000000,-;b\n");
+}
+
+static void seek_bad_offset_and_whence(void **state)
+{
+	(void)state;
+	klog_ns_printk(root, "\0016a\n");
+	klog_ns_printk(root, "\0016b\n");
+	open_rw(&f, &me);
+	expect_rec(&f, "6,0,1000000,-;a\n");
+	assert_int_equal(klog_kmsg_seek(&f, 1, KLOG_SEEK_SET), -ESPIPE);
+	assert_int_equal(klog_kmsg_seek(&f, -1, KLOG_SEEK_END), -ESPIPE);
+	assert_int_equal(klog_kmsg_seek(&f, 5, KLOG_SEEK_DATA), -ESPIPE);
+	/* The offset is checked before the origin. */
+	assert_int_equal(klog_kmsg_seek(&f, 1, KLOG_SEEK_CUR), -ESPIPE);
+	assert_int_equal(klog_kmsg_seek(&f, 0, KLOG_SEEK_CUR), -EINVAL);
+	assert_int_equal(klog_kmsg_seek(&f, 0, 4 /* SEEK_HOLE */), -EINVAL);
+	assert_int_equal(klog_kmsg_seek(&f, 0, -1), -EINVAL);
+	/* No failed seek moved the reader. */
+	expect_rec(&f, "6,1,1000000,-;b\n");
+}
+
+/* ---- poll ------------------------------------------------------------------ */
+
+static void poll_states(void **state)
+{
+	struct klog_ns *child = mk_child(root, &child_userns, NULL, 4096);
+	struct tcaller c;
+	unsigned int i;
+
+	(void)state;
+	caller_init(&c, child, &child_userns);
+	open_rw(&f, &c);
+	assert_int_equal(klog_kmsg_poll(&f), 0);
+	expect_wr(&f, "<6>one\n");
+	assert_int_equal(klog_kmsg_poll(&f), POLL_IN);
+	expect_rec(&f, "14,0,1000000,-;one\n");
+	assert_int_equal(klog_kmsg_poll(&f), 0);
+	/* A pending line counts: readers never wait for it. */
+	klog_ns_printk(child, "\0016open line");
+	assert_int_equal(klog_kmsg_poll(&f), POLL_IN);
+	expect_rec(&f, "6,1,1000000,-;open line\n");
+	for (i = 0; i < 300; i++)
+		klog_ns_printk(child, "\0016msg %03u\n", i);
+	assert_int_equal(klog_kmsg_poll(&f), POLL_LOST);
+	assert_int_equal(klog_kmsg_read(&f, KLOG_MESSAGE_MAX, true), -EPIPE);
+	assert_int_equal(klog_kmsg_poll(&f), POLL_IN);
+	caller_fini(&c);
+	klog_ns_put(child);
+}
+
+/* ---- /proc/kmsg -------------------------------------------------------------- */
+
+static void proc_init(struct tcaller *p, bool privileged)
+{
+	caller_init(p, root, privileged ? &init_userns : &other_userns);
+	p->ctx.source = KLOG_FROM_PROC;
+	if (privileged)
+		grant(p, &init_userns);
+}
+
+static void proc_kmsg_open_needs_privilege(void **state)
+{
+	struct tcaller p, u;
+
+	(void)state;
+	proc_init(&u, false);
+	proc_init(&p, true);
+	assert_int_equal(klog_proc_kmsg_open(&u.ctx), -EPERM);
+	assert_int_equal(klog_proc_kmsg_open(&p.ctx), 0);
+	klog_proc_kmsg_release(&p.ctx);
+	caller_fini(&u);
+	caller_fini(&p);
+}
+
+static void proc_kmsg_read_nonblock_empty(void **state)
+{
+	struct tcaller p;
+
+	(void)state;
+	proc_init(&p, true);
+	assert_int_equal(klog_proc_kmsg_open(&p.ctx), 0);
+	assert_int_equal(klog_proc_kmsg_read(&p.ctx, out, sizeof(out), true),
+			 -EAGAIN);
+	klog_proc_kmsg_release(&p.ctx);
+	caller_fini(&p);
+}
+
+static void proc_kmsg_read_is_destructive(void **state)
+{
+	struct tcaller p;
+	ssize_t n;
+
+	(void)state;
+	proc_init(&p, true);
+	klog_ns_printk(root, "\0016hello\n");
+	now_ns = 2 * NSEC;
+	klog_ns_printk(root, "\0016world\n");
+	assert_int_equal(klog_proc_kmsg_open(&p.ctx), 0);
+	assert_int_equal(klog_proc_kmsg_poll(&p.ctx), POLL_IN);
+	n = klog_proc_kmsg_read(&p.ctx, out, sizeof(out), true);
+	assert_int_equal(n, 48);
+	out[n] = '\0';
+	assert_string_equal(out, "<6>[    1.000000] hello\n"
+			    "<6>[    2.000000] world\n");
+	assert_int_equal(klog_proc_kmsg_poll(&p.ctx), 0);
+	assert_int_equal(klog_proc_kmsg_read(&p.ctx, out, sizeof(out), true),
+			 -EAGAIN);
+	/* It is the namespace's syslog cursor: syslog(2) saw it go too. */
+	assert_int_equal(klog_syslog(&me.ctx, KLOG_SYSLOG_ACTION_SIZE_UNREAD,
+				     NULL, 0), 0);
+	/* But the log is still there for READ_ALL and /dev/kmsg. */
+	assert_int_equal(klog_syslog(&me.ctx, KLOG_SYSLOG_ACTION_READ_ALL, out,
+				     sizeof(out)), 48);
+	klog_proc_kmsg_release(&p.ctx);
+	caller_fini(&p);
+}
+
+static void proc_kmsg_partial_reads(void **state)
+{
+	struct tcaller p;
+	ssize_t n;
+
+	(void)state;
+	proc_init(&p, true);
+	klog_ns_printk(root, "\0016hello\n");
+	assert_int_equal(klog_proc_kmsg_read(&p.ctx, out, 10, true), 10);
+	assert_memory_equal(out, "<6>[    1.", 10);
+	/* The record is not consumed yet: poll still says readable. */
+	assert_int_equal(klog_proc_kmsg_poll(&p.ctx), POLL_IN);
+	n = klog_proc_kmsg_read(&p.ctx, out, sizeof(out), false);
+	assert_int_equal(n, 14);
+	assert_memory_equal(out, "000000] hello\n", 14);
+	assert_int_equal(klog_proc_kmsg_poll(&p.ctx), 0);
+	assert_int_equal(klog_proc_kmsg_read(&p.ctx, out, 0, true), -EAGAIN);
+	caller_fini(&p);
+}
+
+static void proc_kmsg_read_zero_with_data(void **state)
+{
+	struct tcaller p;
+
+	(void)state;
+	proc_init(&p, true);
+	klog_ns_printk(root, "\0016hello\n");
+	/* kmsg_read() passes count 0 to do_syslog(READ): 0. */
+	assert_int_equal(klog_proc_kmsg_read(&p.ctx, out, 0, true), 0);
+	assert_int_equal(klog_proc_kmsg_poll(&p.ctx), POLL_IN);
+	caller_fini(&p);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+#define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
+		T(open_binds_namespace_and_holds_reference),
+		T(open_starts_at_first_record),
+		T(open_read_denied_by_dmesg_restrict),
+		T(open_eperm_when_devkmsg_off),
+		T(write_dropped_when_devkmsg_turned_off),
+		T(read_one_record_per_call),
+		T(read_too_small_einval_consumes),
+		T(read_epipe_once_after_overwrite),
+		T(read_epipe_checked_before_size),
+		T(read_nonblock_empty_eagain),
+		T(read_blocks_until_a_record),
+		T(readers_have_own_cursors),
+		T(read_cont_flag_and_dict),
+		T(read_escapes_written_bytes),
+		T(write_prefix_level),
+		T(write_no_prefix_default_level),
+		T(write_prefix_facility_and_level),
+		T(write_prefix_kernel_facility_becomes_user),
+		T(write_prefix_empty_number),
+		T(write_prefix_malformed_kept),
+		T(write_prefix_only_makes_empty_record),
+		T(write_kernel_prefix_not_parsed),
+		T(write_strips_one_newline),
+		T(write_multiline_one_record),
+		T(write_stops_at_nul),
+		T(write_empty_returns_zero),
+		T(write_over_1024_einval),
+		T(write_exactly_1024_accepted),
+		T(ratelimit_is_per_namespace_not_per_file),
+		T(ratelimit_window_reopens),
+		T(ratelimit_separate_namespaces),
+		T(ratelimit_off_when_devkmsg_on),
+		T(seek_set_end_data),
+		T(seek_bad_offset_and_whence),
+		T(poll_states),
+		T(proc_kmsg_open_needs_privilege),
+		T(proc_kmsg_read_nonblock_empty),
+		T(proc_kmsg_read_is_destructive),
+		T(proc_kmsg_partial_reads),
+		T(proc_kmsg_read_zero_with_data),
+#undef T
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,1200 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * test_syslog.c - the syslog(2) action layer (klog_syslog()).
+ *
+ * Expected bytes and errno values are those of Linux 6.12's do_syslog(),
+ * syslog_print() and syslog_print_all() (kernel/printk/printk.c), acting
+ * on one namespace.  Callers are klog_syslog_ctx values whose capability
+ * callback grants CAP_SYSLOG over an explicit list of owners, so every
+ * permission decision is under the test's control.  Time is a fake clock:
+ * a record printed at second N shows "[    N.000000]".
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <pthread.h>
+#include <time.h>
+#include <cmocka.h>
+
+#include "klog/klog.h"
+#include "klog/testing.h"
+
+#define NSEC 1000000000ull
+
+/* Owners (user namespaces) are just distinct addresses. */
+static char init_userns, child_userns, other_userns;
+
+static u64 now_ns;
+
+static u64 fake_clock(void)
+{
+	return now_ns;
+}
+
+static void at_sec(unsigned int s)
+{
+	now_ns = (u64)s * NSEC;
+}
+
+/* ---- callers --------------------------------------------------------- */
+
+struct tcaller {
+	struct klog_syslog_ctx ctx;
+	char scratch[KLOG_MESSAGE_MAX];
+	void *caps[4];
+	int ncaps;
+	int cap_calls;
+	int last_cap;
+	void *last_owner;
+	int fail_copy_from;	/* 1-based copy that starts failing; 0 never */
+	int copies;
+	int charge_ret;
+	int charges;
+	int uncharges;
+};
+
+static bool t_capable(const struct klog_syslog_ctx *ctx, void *owner, int cap)
+{
+	struct tcaller *c = ctx->priv;
+	int i;
+
+	c->cap_calls++;
+	c->last_cap = cap;
+	c->last_owner = owner;
+	/* 6.12 has no CAP_SYS_ADMIN fallback: only CAP_SYSLOG counts. */
+	if (cap != KLOG_CAP_SYSLOG)
+		return false;
+	for (i = 0; i < c->ncaps; i++)
+		if (c->caps[i] == owner)
+			return true;
+	return false;
+}
+
+static int t_copy_to(const struct klog_syslog_ctx *ctx, char *dst,
+		     const char *src, size_t n)
+{
+	struct tcaller *c = ctx->priv;
+
+	c->copies++;
+	if (c->fail_copy_from && c->copies >= c->fail_copy_from)
+		return -EFAULT;
+	memcpy(dst, src, n);
+	return 0;
+}
+
+static int t_charge(const struct klog_syslog_ctx *ctx)
+{
+	struct tcaller *c = ctx->priv;
+
+	c->charges++;
+	return c->charge_ret;
+}
+
+static void t_uncharge(const struct klog_syslog_ctx *ctx)
+{
+	struct tcaller *c = ctx->priv;
+
+	c->uncharges++;
+}
+
+static long t_tag_fault(const struct klog_syslog_ctx *ctx, char *dst,
+			const char *src, size_t size)
+{
+	(void)ctx;
+	(void)dst;
+	(void)src;
+	(void)size;
+	return -EFAULT;
+}
+
+static const struct klog_syslog_ops t_ops = {
+	.capable = t_capable,
+	.copy_to = t_copy_to,
+	.charge = t_charge,
+	.uncharge = t_uncharge,
+};
+
+static const struct klog_syslog_ops t_ops_tag_fault = {
+	.capable = t_capable,
+	.copy_to = t_copy_to,
+	.tag_from = t_tag_fault,
+	.charge = t_charge,
+	.uncharge = t_uncharge,
+};
+
+/*
+ * With ops->enter NULL, NEW_NS drops ctx->ns's reference and gives the
+ * ctx the child's: the ctx owns a reference on its namespace.
+ */
+static void caller_init(struct tcaller *c, struct klog_ns *ns, void *user_ns)
+{
+	memset(c, 0, sizeof(*c));
+	c->ctx.ns = klog_ns_get(ns);
+	c->ctx.user_ns = user_ns;
+	c->ctx.source = KLOG_FROM_READER;
+	c->ctx.nonblock = true;
+	c->ctx.ops = &t_ops;
+	c->ctx.priv = c;
+	c->ctx.scratch = c->scratch;
+}
+
+static void caller_fini(struct tcaller *c)
+{
+	klog_ns_put(c->ctx.ns);
+	c->ctx.ns = NULL;
+}
+
+static void grant(struct tcaller *c, void *owner)
+{
+	assert_true(c->ncaps < 4);
+	c->caps[c->ncaps++] = owner;
+}
+
+/* ---- fixture ----------------------------------------------------------- */
+
+static struct klog_config cfg;
+static struct klog_ns *root;
+static struct tcaller me;	/* CAP_SYSLOG over the root's owner */
+static char out[16384];
+
+static int setup(void **state)
+{
+	struct klog_ns_params p = {
+		.size = 16384, .owner = &init_userns, .cfg = &cfg,
+	};
+
+	(void)state;
+	at_sec(1);
+	klog_testing_set_clock(fake_clock);
+	klog_testing_fail_alloc(0);
+	klog_config_init(&cfg);
+	root = NULL;
+	if (klog_ns_create(NULL, &p, &root))
+		return -1;
+	caller_init(&me, root, &init_userns);
+	grant(&me, &init_userns);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	caller_fini(&me);
+	klog_ns_put(root);
+	root = NULL;
+	klog_testing_fail_alloc(0);
+	klog_testing_set_clock(NULL);
+	return 0;
+}
+
+static struct klog_ns *mk_child(struct klog_ns *parent, void *owner,
+				const char *tag, u32 size)
+{
+	struct klog_ns_params p = { .size = size, .tag = tag, .owner = owner };
+	struct klog_ns *ns = NULL;
+
+	assert_int_equal(klog_ns_create(parent, &p, &ns), 0);
+	return ns;
+}
+
+static int sys(struct tcaller *c, int type, int len)
+{
+	return klog_syslog(&c->ctx, type, out, len);
+}
+
+static void expect_out(int n, const char *want)
+{
+	assert_true(n >= 0 && (size_t)n < sizeof(out));
+	out[n] = '\0';
+	assert_string_equal(out, want);
+	assert_int_equal(n, (int)strlen(want));
+}
+
+/* Three records of 24 bytes each in syslog format with time. */
+#define HELLO "<6>[    1.000000] hello\n"
+#define WORLD "<6>[    2.000000] world\n"
+#define AGAIN "<6>[    3.000000] again\n"
+
+static void log_three(struct klog_ns *ns, int n)
+{
+	at_sec(1);
+	klog_ns_printk(ns, "\0016hello\n");
+	if (n < 2)
+		return;
+	at_sec(2);
+	klog_ns_printk(ns, "\0016world\n");
+	if (n < 3)
+		return;
+	at_sec(3);
+	klog_ns_printk(ns, "\0016again\n");
+}
+
+/* ---- permissions ------------------------------------------------------- */
+
+static void perm_checked_before_arguments(void **state)
+{
+	struct tcaller u;
+
+	(void)state;
+	caller_init(&u, root, &other_userns);
+	assert_int_equal(klog_syslog(&u.ctx, KLOG_SYSLOG_ACTION_READ, out, -1),
+			 -EPERM);
+	assert_int_equal(klog_syslog(&u.ctx, KLOG_SYSLOG_ACTION_READ, NULL, 8),
+			 -EPERM);
+	assert_int_equal(klog_syslog(&u.ctx, KLOG_SYSLOG_ACTION_READ_CLEAR,
+				     NULL, -1), -EPERM);
+	assert_int_equal(klog_syslog(&u.ctx, KLOG_SYSLOG_ACTION_CONSOLE_LEVEL,
+				     NULL, 0), -EPERM);
+	assert_int_equal(klog_syslog(&u.ctx, 12, NULL, 0), -EPERM);
+	/* The question asked: CAP_SYSLOG over the namespace's owner. */
+	assert_int_equal(u.last_cap, KLOG_CAP_SYSLOG);
+	assert_ptr_equal(u.last_owner, &init_userns);
+	caller_fini(&u);
+}
+
+static void perm_unprivileged_matrix(void **state)
+{
+	static const int denied[] = {
+		KLOG_SYSLOG_ACTION_CLOSE, KLOG_SYSLOG_ACTION_OPEN,
+		KLOG_SYSLOG_ACTION_READ, KLOG_SYSLOG_ACTION_READ_CLEAR,
+		KLOG_SYSLOG_ACTION_CLEAR, KLOG_SYSLOG_ACTION_CONSOLE_OFF,
+		KLOG_SYSLOG_ACTION_CONSOLE_ON, KLOG_SYSLOG_ACTION_CONSOLE_LEVEL,
+		KLOG_SYSLOG_ACTION_SIZE_UNREAD, -1, 12, 100,
+	};
+	struct tcaller u;
+	size_t i;
+
+	(void)state;
+	log_three(root, 1);
+	caller_init(&u, root, &other_userns);
+	for (i = 0; i < sizeof(denied) / sizeof(denied[0]); i++)
+		assert_int_equal(sys(&u, denied[i], 100), -EPERM);
+	/* READ_ALL and SIZE_BUFFER are free unless dmesg_restrict... */
+	expect_out(sys(&u, KLOG_SYSLOG_ACTION_READ_ALL, 100), HELLO);
+	assert_int_equal(sys(&u, KLOG_SYSLOG_ACTION_SIZE_BUFFER, 0), 16384);
+	/* ...so their argument checks are reached. */
+	assert_int_equal(klog_syslog(&u.ctx, KLOG_SYSLOG_ACTION_READ_ALL,
+				     NULL, 10), -EINVAL);
+	assert_int_equal(sys(&u, KLOG_SYSLOG_ACTION_READ_ALL, -1), -EINVAL);
+	/* Nothing was cleared or consumed by the refused calls. */
+	assert_int_equal(sys(&me, KLOG_SYSLOG_ACTION_SIZE_UNREAD, 0), 24);
+	caller_fini(&u);
+}
+
+static void perm_dmesg_restrict(void **state)
+{
+	struct tcaller u;
+
+	(void)state;
+	log_three(root, 1);
+	klog_ns_set_dmesg_restrict(root, 1);
+	caller_init(&u, root, &other_userns);
+	assert_int_equal(sys(&u, KLOG_SYSLOG_ACTION_READ_ALL, 100), -EPERM);
+	assert_int_equal(sys(&u, KLOG_SYSLOG_ACTION_SIZE_BUFFER, 0), -EPERM);
+	/* Restricted: the argument check comes after the permission. */
+	assert_int_equal(sys(&u, KLOG_SYSLOG_ACTION_READ_ALL, -1), -EPERM);
+	expect_out(sys(&me, KLOG_SYSLOG_ACTION_READ_ALL, 100), HELLO);
+	assert_int_equal(sys(&me, KLOG_SYSLOG_ACTION_SIZE_BUFFER, 0), 16384);
+	klog_ns_set_dmesg_restrict(root, 0);
+	expect_out(sys(&u, KLOG_SYSLOG_ACTION_READ_ALL, 100), HELLO);
+	caller_fini(&u);
+}
+
+static void perm_dmesg_restrict_per_namespace(void **state)
+{
+	struct klog_ns *child = mk_child(root, &child_userns, "c", 4096);
+	struct tcaller in_child, in_root;
+
+	(void)state;
+	klog_ns_printk(child, "\0016hello\n");
+	klog_ns_set_dmesg_restrict(root, 1);
+	assert_int_equal(child->dmesg_restrict, 0);
+	caller_init(&in_child, child, &other_userns);
+	caller_init(&in_root, root, &other_userns);
+	expect_out(sys(&in_child, KLOG_SYSLOG_ACTION_READ_ALL, 100), HELLO);
+	assert_int_equal(sys(&in_root, KLOG_SYSLOG_ACTION_READ_ALL, 100),
+			 -EPERM);
+
+	klog_ns_set_dmesg_restrict(child, 1);
+	klog_ns_set_dmesg_restrict(root, 0);
+	assert_int_equal(sys(&in_child, KLOG_SYSLOG_ACTION_READ_ALL, 100),
+			 -EPERM);
+	assert_int_equal(sys(&in_child, KLOG_SYSLOG_ACTION_SIZE_BUFFER, 0),
+			 -EPERM);
+	assert_int_equal(sys(&in_root, KLOG_SYSLOG_ACTION_SIZE_BUFFER, 0),
+			 16384);
+	caller_fini(&in_child);
+	caller_fini(&in_root);
+	klog_ns_put(child);
+}
+
+static void perm_dmesg_restrict_inherited_by_new_ns(void **state)
+{
+	struct tcaller u;
+	struct klog_ns *child;
+
+	(void)state;
+	klog_ns_set_dmesg_restrict(root, 1);
+	assert_int_equal(klog_syslog(&me.ctx, KLOG_SYSLOG_ACTION_NEW_NS, NULL,
+				     0), 0);
+	child = me.ctx.ns;
+	assert_ptr_equal(child->parent, root);
+	assert_int_equal(child->dmesg_restrict, 1);
+	/* Later changes of the parent do not reach the child. */
+	klog_ns_set_dmesg_restrict(root, 0);
+	assert_int_equal(child->dmesg_restrict, 1);
+	caller_init(&u, child, &other_userns);
+	assert_int_equal(sys(&u, KLOG_SYSLOG_ACTION_READ_ALL, 10), -EPERM);
+	caller_fini(&u);
+	/* A namespace created now inherits the new value. */
+	assert_int_equal(klog_syslog(&me.ctx, KLOG_SYSLOG_ACTION_NEW_NS, NULL,
+				     0), 0);
+	assert_int_equal(me.ctx.ns->dmesg_restrict, 1);
+	klog_ns_set_dmesg_restrict(child, 0);
+	assert_int_equal(me.ctx.ns->dmesg_restrict, 1);
+}
+
+static void perm_is_over_the_namespace_owner(void **state)
+{
+	struct klog_ns *child = mk_child(root, &child_userns, NULL, 4096);
+	struct tcaller c_in_child, c_in_root;
+
+	(void)state;
+	klog_ns_printk(child, "\0016hello\n");
+	klog_ns_printk(root, "\0016hello\n");
+	caller_init(&c_in_child, child, &child_userns);
+	grant(&c_in_child, &child_userns);
+	caller_init(&c_in_root, root, &child_userns);
+	grant(&c_in_root, &child_userns);
+
+	expect_out(sys(&c_in_child, KLOG_SYSLOG_ACTION_READ, 100), HELLO);
+	assert_ptr_equal(c_in_child.last_owner, &child_userns);
+	assert_int_equal(sys(&c_in_child, KLOG_SYSLOG_ACTION_CLEAR, 0), 0);
+	/* The same privilege means nothing in the parent's log. */
+	assert_int_equal(sys(&c_in_root, KLOG_SYSLOG_ACTION_READ, 100),
+			 -EPERM);
+	assert_int_equal(sys(&c_in_root, KLOG_SYSLOG_ACTION_CLEAR, 0),
+			 -EPERM);
+	assert_int_equal(sys(&c_in_root, KLOG_SYSLOG_ACTION_SIZE_UNREAD, 0),
+			 -EPERM);
+	assert_ptr_equal(c_in_root.last_owner, &init_userns);
+	caller_fini(&c_in_child);
+	caller_fini(&c_in_root);
+	klog_ns_put(child);
+}
+
+static void proc_source_skips_the_check(void **state)
+{
+	struct tcaller u;
+
+	(void)state;
+	log_three(root, 2);
+	caller_init(&u, root, &other_userns);
+	u.ctx.source = KLOG_FROM_PROC;
+	/* /proc/kmsg checks at open (OPEN), not on each read. */
+	assert_int_equal(sys(&u, KLOG_SYSLOG_ACTION_OPEN, 0), -EPERM);
+	assert_int_equal(sys(&u, KLOG_SYSLOG_ACTION_SIZE_UNREAD, 0), 2);
+	expect_out(sys(&u, KLOG_SYSLOG_ACTION_READ, 30), HELLO);
+	assert_int_equal(sys(&u, KLOG_SYSLOG_ACTION_CLOSE, 0), 0);
+	caller_fini(&u);
+}
+
+/* ---- argument checks ----------------------------------------------------- */
+
+static void read_actions_reject_null_and_negative(void **state)
+{
+	static const int reads[] = {
+		KLOG_SYSLOG_ACTION_READ, KLOG_SYSLOG_ACTION_READ_ALL,
+		KLOG_SYSLOG_ACTION_READ_CLEAR,
+	};
+	size_t i;
+
+	(void)state;
+	log_three(root, 1);
+	for (i = 0; i < 3; i++) {
+		assert_int_equal(klog_syslog(&me.ctx, reads[i], NULL, 10),
+				 -EINVAL);
+		assert_int_equal(klog_syslog(&me.ctx, reads[i], NULL, 0),
+				 -EINVAL);
+		assert_int_equal(sys(&me, reads[i], -1), -EINVAL);
+		assert_int_equal(sys(&me, reads[i], -2147483647 - 1), -EINVAL);
+	}
+	/* Nothing was consumed or cleared. */
+	assert_int_equal(sys(&me, KLOG_SYSLOG_ACTION_SIZE_UNREAD, 0), 24);
+	expect_out(sys(&me, KLOG_SYSLOG_ACTION_READ_ALL, 100), HELLO);
+}
+
+static void read_actions_len_zero(void **state)
+{
+	(void)state;
+	log_three(root, 1);
+	assert_int_equal(sys(&me, KLOG_SYSLOG_ACTION_READ, 0), 0);
+	assert_int_equal(sys(&me, KLOG_SYSLOG_ACTION_READ_ALL, 0), 0);
+	/* READ_CLEAR with len 0 returns before clearing. */
+	assert_int_equal(sys(&me, KLOG_SYSLOG_ACTION_READ_CLEAR, 0), 0);
+	expect_out(sys(&me, KLOG_SYSLOG_ACTION_READ_ALL, 100), HELLO);
+	assert_int_equal(sys(&me, KLOG_SYSLOG_ACTION_SIZE_UNREAD, 0), 24);
+}
+
+static void unknown_actions_einval(void **state)
+{
+	(void)state;
+	assert_int_equal(sys(&me, -1, 10), -EINVAL);
+	assert_int_equal(sys(&me, 12, 10), -EINVAL);
+	assert_int_equal(sys(&me, 0x7fffffff, 10), -EINVAL);
+	assert_int_equal(sys(&me, KLOG_SYSLOG_ACTION_OPEN, 0), 0);
+	assert_int_equal(sys(&me, KLOG_SYSLOG_ACTION_CLOSE, 0), 0);
+}
+
+/* ---- READ ------------------------------------------------------------------ */
+
+static void read_returns_records_then_eagain(void **state)
+{
+	(void)state;
+	log_three(root, 2);
+	expect_out(sys(&me, KLOG_SYSLOG_ACTION_READ, 100), HELLO WORLD);
+	assert_int_equal(sys(&me, KLOG_SYSLOG_ACTION_READ, 100), -EAGAIN);
+	assert_int_equal(sys(&me, KLOG_SYSLOG_ACTION_SIZE_UNREAD, 0), 0);
+}
+
+static void read_nonblock_empty_eagain(void **state)
+{
+	(void)state;
+	assert_int_equal(sys(&me, KLOG_SYSLOG_ACTION_READ, 100), -EAGAIN);
+	assert_int_equal(sys(&me, KLOG_SYSLOG_ACTION_SIZE_UNREAD, 0), 0);
+}
+
+static void read_partial_across_calls(void **state)
+{
+	(void)state;
+	log_three(root, 2);
+	expect_out(sys(&me, KLOG_SYSLOG_ACTION_READ, 10), "<6>[    1.");
+	expect_out(sys(&me, KLOG_SYSLOG_ACTION_READ, 10), "000000] he");
+	/* The rest of the first record, then the whole second one. */
+	expect_out(sys(&me, KLOG_SYSLOG_ACTION_READ, 100), "llo\n" WORLD);
+	assert_int_equal(sys(&me, KLOG_SYSLOG_ACTION_READ, 100), -EAGAIN);
+}
+
+static void read_never_splits_a_later_record(void **state)
+{
+	(void)state;
+	log_three(root, 2);
+	/* 30 bytes: the first record, but not a piece of the second. */
+	expect_out(sys(&me, KLOG_SYSLOG_ACTION_READ, 30), HELLO);
+	expect_out(sys(&me, KLOG_SYSLOG_ACTION_READ, 30), WORLD);
+	/* Exactly one record's length. */
+	log_three(root, 1);
+	expect_out(sys(&me, KLOG_SYSLOG_ACTION_READ, 24), HELLO);
+}
+
+static void read_partial_keeps_time_setting(void **state)
+{
+	(void)state;
+	log_three(root, 2);
+	expect_out(sys(&me, KLOG_SYSLOG_ACTION_READ, 5), "<6>[ ");
+	cfg.printk_time = false;
+	/* The started record keeps its time; the next one has none. */
+	assert_int_equal(sys(&me, KLOG_SYSLOG_ACTION_SIZE_UNREAD, 0),
+			 (24 - 5) + 9);
+	expect_out(sys(&me, KLOG_SYSLOG_ACTION_READ, 100),
+		   "   1.000000] hello\n<6>world\n");
+}
+
+static void read_is_destructive_read_all_is_not(void **state)
+{
+	(void)state;
+	log_three(root, 2);
+	expect_out(sys(&me, KLOG_SYSLOG_ACTION_READ, 100), HELLO WORLD);
+	expect_out(sys(&me, KLOG_SYSLOG_ACTION_READ_ALL, 100), HELLO WORLD);
+	expect_out(sys(&me, KLOG_SYSLOG_ACTION_READ_ALL, 100), HELLO WORLD);
+	assert_int_equal(sys(&me, KLOG_SYSLOG_ACTION_SIZE_UNREAD, 0), 0);
+}
+
+static void read_copy_fault(void **state)
+{
+	(void)state;
+	log_three(root, 3);
+	/* A fault on the first copy: -EFAULT, and the record is gone. */
+	me.fail_copy_from = 1;
+	assert_int_equal(sys(&me, KLOG_SYSLOG_ACTION_READ, 100), -EFAULT);
+	/* A fault after a copy: what was copied counts. */
+	me.copies = 0;
+	me.fail_copy_from = 2;
+	at_sec(4);
+	klog_ns_printk(root, "\0016fourth\n");
+	expect_out(sys(&me, KLOG_SYSLOG_ACTION_READ, 100), WORLD);
+	me.fail_copy_from = 0;
+	/* "again" was consumed by the faulting copy, as upstream. */
+	expect_out(sys(&me, KLOG_SYSLOG_ACTION_READ, 100),
+		   "<6>[    4.000000] fourth\n");
+	assert_int_equal(sys(&me, KLOG_SYSLOG_ACTION_READ, 100), -EAGAIN);
+}
+
+static int reader_result;
+
+static void *late_writer(void *arg)
+{
+	struct timespec ts = { 0, 50 * 1000 * 1000 };
+
+	(void)arg;
+	nanosleep(&ts, NULL);
+	klog_ns_printk(root, "\0016hello\n");
+	return NULL;
+}
+
+static void read_blocks_until_a_record(void **state)
+{
+	pthread_t t;
+
+	(void)state;
+	me.ctx.nonblock = false;
+	assert_int_equal(pthread_create(&t, NULL, late_writer, NULL), 0);
+	reader_result = sys(&me, KLOG_SYSLOG_ACTION_READ, 100);
+	pthread_join(t, NULL);
+	expect_out(reader_result, HELLO);
+}
+
+/* ---- READ_ALL, READ_CLEAR, CLEAR ----------------------------------------- */
+
+static void read_all_newest_that_fit(void **state)
+{
+	(void)state;
+	log_three(root, 3);
+	expect_out(sys(&me, KLOG_SYSLOG_ACTION_READ_ALL, 72),
+		   HELLO WORLD AGAIN);
+	expect_out(sys(&me, KLOG_SYSLOG_ACTION_READ_ALL, 71), WORLD AGAIN);
+	expect_out(sys(&me, KLOG_SYSLOG_ACTION_READ_ALL, 50), WORLD AGAIN);
+	expect_out(sys(&me, KLOG_SYSLOG_ACTION_READ_ALL, 47), AGAIN);
+	expect_out(sys(&me, KLOG_SYSLOG_ACTION_READ_ALL, 24), AGAIN);
+	/* Not even the newest fits: nothing, not a piece. */
+	assert_int_equal(sys(&me, KLOG_SYSLOG_ACTION_READ_ALL, 23), 0);
+	/* READ_ALL consumed nothing. */
+	assert_int_equal(sys(&me, KLOG_SYSLOG_ACTION_SIZE_UNREAD, 0), 72);
+}
+
+static void read_all_uses_current_time_setting(void **state)
+{
+	(void)state;
+	log_three(root, 2);
+	cfg.printk_time = false;
+	expect_out(sys(&me, KLOG_SYSLOG_ACTION_READ_ALL, 100),
+		   "<6>hello\n<6>world\n");
+	/* Without time, both fit in 18 bytes. */
+	expect_out(sys(&me, KLOG_SYSLOG_ACTION_READ_ALL, 18),
+		   "<6>hello\n<6>world\n");
+}
+
+static void read_clear_then_read_all_empty(void **state)
+{
+	(void)state;
+	log_three(root, 2);
+	expect_out(sys(&me, KLOG_SYSLOG_ACTION_READ_CLEAR, 100), HELLO WORLD);
+	assert_int_equal(sys(&me, KLOG_SYSLOG_ACTION_READ_ALL, 100), 0);
+	assert_int_equal(sys(&me, KLOG_SYSLOG_ACTION_READ_CLEAR, 100), 0);
+	at_sec(3);
+	klog_ns_printk(root, "\0016again\n");
+	expect_out(sys(&me, KLOG_SYSLOG_ACTION_READ_ALL, 100), AGAIN);
+	/* The destructive cursor is not the clear point. */
+	expect_out(sys(&me, KLOG_SYSLOG_ACTION_READ, 100),
+		   HELLO WORLD AGAIN);
+}
+
+static void read_clear_short_buffer_clears_all(void **state)
+{
+	(void)state;
+	log_three(root, 3);
+	expect_out(sys(&me, KLOG_SYSLOG_ACTION_READ_CLEAR, 30), AGAIN);
+	assert_int_equal(sys(&me, KLOG_SYSLOG_ACTION_READ_ALL, 1000), 0);
+}
+
+static void read_clear_fault_keeps_failed_record(void **state)
+{
+	(void)state;
+	log_three(root, 3);
+	/*
+	 * syslog_print_all() breaks out of its loop on the faulting record,
+	 * so READ_CLEAR leaves the clear point on it, and returns -EFAULT
+	 * even after successful copies.
+	 */
+	me.fail_copy_from = 2;
+	assert_int_equal(sys(&me, KLOG_SYSLOG_ACTION_READ_CLEAR, 100),
+			 -EFAULT);
+	me.fail_copy_from = 0;
+	expect_out(sys(&me, KLOG_SYSLOG_ACTION_READ_ALL, 100), WORLD AGAIN);
+
+	me.copies = 0;
+	me.fail_copy_from = 1;
+	assert_int_equal(sys(&me, KLOG_SYSLOG_ACTION_READ_CLEAR, 100),
+			 -EFAULT);
+	me.fail_copy_from = 0;
+	expect_out(sys(&me, KLOG_SYSLOG_ACTION_READ_ALL, 100), WORLD AGAIN);
+}
+
+static void clear_moves_only_the_clear_point(void **state)
+{
+	(void)state;
+	log_three(root, 2);
+	assert_int_equal(sys(&me, KLOG_SYSLOG_ACTION_CLEAR, 0), 0);
+	assert_int_equal(sys(&me, KLOG_SYSLOG_ACTION_READ_ALL, 100), 0);
+	assert_int_equal(sys(&me, KLOG_SYSLOG_ACTION_SIZE_UNREAD, 0), 48);
+	expect_out(sys(&me, KLOG_SYSLOG_ACTION_READ, 100), HELLO WORLD);
+	assert_int_equal(sys(&me, KLOG_SYSLOG_ACTION_READ_ALL, 100), 0);
+}
+
+/* ---- console actions ------------------------------------------------------- */
+
+static void console_level_out_of_range(void **state)
+{
+	(void)state;
+	assert_int_equal(cfg.con_level, 7);
+	assert_int_equal(sys(&me, KLOG_SYSLOG_ACTION_CONSOLE_LEVEL, 0),
+			 -EINVAL);
+	assert_int_equal(sys(&me, KLOG_SYSLOG_ACTION_CONSOLE_LEVEL, 9),
+			 -EINVAL);
+	assert_int_equal(sys(&me, KLOG_SYSLOG_ACTION_CONSOLE_LEVEL, -1),
+			 -EINVAL);
+	assert_int_equal(cfg.con_level, 7);
+	assert_int_equal(cfg.con_saved_level, -1);
+}
+
+static void console_level_sets_root_config(void **state)
+{
+	int l;
+
+	(void)state;
+	for (l = 1; l <= 8; l++) {
+		assert_int_equal(sys(&me, KLOG_SYSLOG_ACTION_CONSOLE_OFF, 0),
+				 0);
+		assert_int_equal(sys(&me, KLOG_SYSLOG_ACTION_CONSOLE_LEVEL,
+				     l), 0);
+		assert_int_equal(cfg.con_level, l);
+		/* Setting a level implicitly re-enables the console. */
+		assert_int_equal(cfg.con_saved_level, -1);
+	}
+}
+
+static void console_level_clamped_to_minimum(void **state)
+{
+	(void)state;
+	cfg.con_min_level = 4;
+	assert_int_equal(sys(&me, KLOG_SYSLOG_ACTION_CONSOLE_LEVEL, 2), 0);
+	assert_int_equal(cfg.con_level, 4);
+	assert_int_equal(sys(&me, KLOG_SYSLOG_ACTION_CONSOLE_LEVEL, 6), 0);
+	assert_int_equal(cfg.con_level, 6);
+}
+
+static void console_off_on_save_and_restore(void **state)
+{
+	(void)state;
+	cfg.con_level = 6;
+	cfg.con_min_level = 2;
+	assert_int_equal(sys(&me, KLOG_SYSLOG_ACTION_CONSOLE_OFF, 0), 0);
+	assert_int_equal(cfg.con_level, 2);
+	assert_int_equal(cfg.con_saved_level, 6);
+	/* A second OFF does not overwrite the saved level. */
+	assert_int_equal(sys(&me, KLOG_SYSLOG_ACTION_CONSOLE_OFF, 0), 0);
+	assert_int_equal(cfg.con_saved_level, 6);
+	assert_int_equal(sys(&me, KLOG_SYSLOG_ACTION_CONSOLE_ON, 0), 0);
+	assert_int_equal(cfg.con_level, 6);
+	assert_int_equal(cfg.con_saved_level, -1);
+	/* ON without a saved level changes nothing. */
+	cfg.con_level = 5;
+	assert_int_equal(sys(&me, KLOG_SYSLOG_ACTION_CONSOLE_ON, 0), 0);
+	assert_int_equal(cfg.con_level, 5);
+	/* OFF then LEVEL: the saved level is forgotten. */
+	assert_int_equal(sys(&me, KLOG_SYSLOG_ACTION_CONSOLE_OFF, 0), 0);
+	assert_int_equal(sys(&me, KLOG_SYSLOG_ACTION_CONSOLE_LEVEL, 3), 0);
+	assert_int_equal(sys(&me, KLOG_SYSLOG_ACTION_CONSOLE_ON, 0), 0);
+	assert_int_equal(cfg.con_level, 3);
+}
+
+static void console_from_child_needs_root_privilege(void **state)
+{
+	struct klog_ns *child = mk_child(root, &child_userns, "c", 4096);
+	struct tcaller c;
+
+	(void)state;
+	caller_init(&c, child, &child_userns);
+	grant(&c, &child_userns);
+	assert_int_equal(sys(&c, KLOG_SYSLOG_ACTION_CONSOLE_OFF, 0), -EPERM);
+	assert_int_equal(sys(&c, KLOG_SYSLOG_ACTION_CONSOLE_ON, 0), -EPERM);
+	assert_int_equal(sys(&c, KLOG_SYSLOG_ACTION_CONSOLE_LEVEL, 3),
+			 -EPERM);
+	assert_int_equal(sys(&c, KLOG_SYSLOG_ACTION_CONSOLE_LEVEL, 0),
+			 -EPERM);
+	assert_ptr_equal(c.last_owner, &init_userns);
+	assert_int_equal(cfg.con_level, 7);
+	assert_int_equal(cfg.con_saved_level, -1);
+	/* The child's own log is still its to read. */
+	assert_int_equal(sys(&c, KLOG_SYSLOG_ACTION_READ, 100), -EAGAIN);
+
+	/* With privilege over the root's owner it acts on the root. */
+	grant(&c, &init_userns);
+	assert_int_equal(sys(&c, KLOG_SYSLOG_ACTION_CONSOLE_LEVEL, 3), 0);
+	assert_ptr_equal(child->cfg, root->cfg);
+	assert_int_equal(root->cfg->con_level, 3);
+	assert_int_equal(sys(&c, KLOG_SYSLOG_ACTION_CONSOLE_LEVEL, 9),
+			 -EINVAL);
+	caller_fini(&c);
+	klog_ns_put(child);
+}
+
+/* ---- SIZE_UNREAD, SIZE_BUFFER ---------------------------------------------- */
+
+static void size_unread_bytes_and_records(void **state)
+{
+	struct tcaller proc;
+
+	(void)state;
+	caller_init(&proc, root, &init_userns);
+	proc.ctx.source = KLOG_FROM_PROC;
+	log_three(root, 2);
+	assert_int_equal(sys(&me, KLOG_SYSLOG_ACTION_SIZE_UNREAD, 0), 48);
+	assert_int_equal(sys(&proc, KLOG_SYSLOG_ACTION_SIZE_UNREAD, 0), 2);
+	expect_out(sys(&me, KLOG_SYSLOG_ACTION_READ, 10), "<6>[    1.");
+	assert_int_equal(sys(&me, KLOG_SYSLOG_ACTION_SIZE_UNREAD, 0), 38);
+	assert_int_equal(sys(&proc, KLOG_SYSLOG_ACTION_SIZE_UNREAD, 0), 2);
+	expect_out(sys(&me, KLOG_SYSLOG_ACTION_READ, 14), "000000] hello\n");
+	assert_int_equal(sys(&me, KLOG_SYSLOG_ACTION_SIZE_UNREAD, 0), 24);
+	assert_int_equal(sys(&proc, KLOG_SYSLOG_ACTION_SIZE_UNREAD, 0), 1);
+	expect_out(sys(&proc, KLOG_SYSLOG_ACTION_READ, 100), WORLD);
+	assert_int_equal(sys(&me, KLOG_SYSLOG_ACTION_SIZE_UNREAD, 0), 0);
+	assert_int_equal(sys(&proc, KLOG_SYSLOG_ACTION_SIZE_UNREAD, 0), 0);
+	caller_fini(&proc);
+}
+
+static void size_unread_multiline(void **state)
+{
+	(void)state;
+	klog_ns_printk(root, "\0016a\nb\n");
+	assert_int_equal(sys(&me, KLOG_SYSLOG_ACTION_SIZE_UNREAD, 0),
+			 2 * 18 + 3 + 1);
+	expect_out(sys(&me, KLOG_SYSLOG_ACTION_READ, 100),
+		   "<6>[    1.000000] a\n<6>[    1.000000] b\n");
+}
+
+static void size_buffer_is_ring_size(void **state)
+{
+	static const struct {
+		int req;
+		int size;
+	} sizes[] = {
+		{ 0, 65536 }, { 1, 4096 }, { 4096, 4096 }, { 5000, 8192 },
+		{ 1 << 20, 1 << 20 },
+	};
+	size_t i;
+
+	(void)state;
+	assert_int_equal(sys(&me, KLOG_SYSLOG_ACTION_SIZE_BUFFER, 0), 16384);
+	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		assert_int_equal(klog_syslog(&me.ctx, KLOG_SYSLOG_ACTION_NEW_NS,
+					     NULL, sizes[i].req), 0);
+		assert_int_equal(sys(&me, KLOG_SYSLOG_ACTION_SIZE_BUFFER, 0),
+				 sizes[i].size);
+	}
+}
+
+/* ---- loss ---------------------------------------------------------------- */
+
+static struct klog_ns *flood(struct tcaller *c, unsigned int first,
+			     unsigned int n)
+{
+	struct klog_ns *ns = c->ctx.ns;
+	unsigned int i;
+
+	for (i = first; i < first + n; i++)
+		klog_ns_printk(ns, "\0016msg %03u\n", i);
+	return ns;
+}
+
+static void read_skips_ahead_after_overwrite(void **state)
+{
+	struct klog_ns *child = mk_child(root, &child_userns, "f", 4096);
+	struct tcaller c;
+	char want[64];
+	u64 first, n;
+	int got;
+
+	(void)state;
+	caller_init(&c, child, &child_userns);
+	grant(&c, &child_userns);
+	flood(&c, 0, 300);
+	first = child->ring.first_seq;
+	n = child->ring.next_seq - first;
+	assert_true(first > 0 && n > 10);
+	assert_int_equal(child->stats.dropped_overwrite, first);
+
+	assert_int_equal(sys(&c, KLOG_SYSLOG_ACTION_SIZE_UNREAD, 0),
+			 (int)(n * 26));
+	got = sys(&c, KLOG_SYSLOG_ACTION_READ, sizeof(out) - 1);
+	assert_int_equal(got, (int)(n * 26));
+	snprintf(want, sizeof(want), "<6>[    1.000000] msg %03u\n",
+		 (unsigned int)first);
+	assert_memory_equal(out, want, 26);
+	snprintf(want, sizeof(want), "<6>[    1.000000] msg 299\n");
+	assert_memory_equal(out + got - 26, want, 26);
+	caller_fini(&c);
+	klog_ns_put(child);
+}
+
+static void loss_resets_partial_read(void **state)
+{
+	struct klog_ns *child = mk_child(root, &child_userns, "f", 4096);
+	struct tcaller c;
+	char want[64];
+
+	(void)state;
+	caller_init(&c, child, &child_userns);
+	grant(&c, &child_userns);
+	flood(&c, 0, 1);
+	expect_out(sys(&c, KLOG_SYSLOG_ACTION_READ, 5), "<6>[ ");
+	flood(&c, 1, 300);
+	assert_true(child->ring.first_seq > 1);
+	snprintf(want, sizeof(want), "<6>[    1.000000] msg %03u\n",
+		 (unsigned int)child->ring.first_seq);
+	/* The oldest record from its first byte: the partial is dropped. */
+	assert_int_equal(sys(&c, KLOG_SYSLOG_ACTION_SIZE_UNREAD, 0),
+			 (int)((child->ring.next_seq - child->ring.first_seq) *
+			       26));
+	expect_out(sys(&c, KLOG_SYSLOG_ACTION_READ, 26), want);
+	caller_fini(&c);
+	klog_ns_put(child);
+}
+
+static void read_all_after_clear_point_lost(void **state)
+{
+	struct klog_ns *child = mk_child(root, &child_userns, "f", 4096);
+	struct tcaller c;
+	char want[64];
+	int got;
+
+	(void)state;
+	caller_init(&c, child, &child_userns);
+	grant(&c, &child_userns);
+	flood(&c, 0, 1);
+	assert_int_equal(sys(&c, KLOG_SYSLOG_ACTION_CLEAR, 0), 0);
+	flood(&c, 1, 300);
+	/* The clear point was overwritten: READ_ALL starts at the oldest. */
+	got = sys(&c, KLOG_SYSLOG_ACTION_READ_ALL, sizeof(out) - 1);
+	assert_int_equal(got, (int)((child->ring.next_seq -
+				     child->ring.first_seq) * 26));
+	snprintf(want, sizeof(want), "<6>[    1.000000] msg %03u\n",
+		 (unsigned int)child->ring.first_seq);
+	assert_memory_equal(out, want, 26);
+	caller_fini(&c);
+	klog_ns_put(child);
+}
+
+/* ---- NEW_NS ----------------------------------------------------------------- */
+
+static void new_ns_creates_child_and_moves_caller(void **state)
+{
+	struct klog_ns *child;
+	char name[40];
+
+	(void)state;
+	me.ctx.user_ns = &child_userns;
+	grant(&me, &child_userns);
+	assert_int_equal(klog_syslog(&me.ctx, KLOG_SYSLOG_ACTION_NEW_NS,
+				     (char *)"web", 8192), 0);
+	child = me.ctx.ns;
+	assert_ptr_not_equal(child, root);
+	assert_ptr_equal(child->parent, root);
+	assert_ptr_equal(child->root, root);
+	assert_int_equal(child->level, 1);
+	assert_string_equal(child->tag, "web");
+	assert_ptr_equal(child->owner, &child_userns);
+	assert_int_equal(child->ring.size, 8192);
+	assert_int_equal(me.charges, 1);
+	assert_int_equal(me.uncharges, 0);
+	klog_ns_name(child, name, sizeof(name));
+	assert_string_equal(name, "web");
+	/* The ctx traded its root reference for the child's. */
+	assert_int_equal(kl_ref_read(&root->ref), 2);
+	assert_int_equal(kl_ref_read(&child->ref), 1);
+	/* Actions now act on the child. */
+	assert_int_equal(sys(&me, KLOG_SYSLOG_ACTION_SIZE_BUFFER, 0), 8192);
+	/* Its owner is the caller's user namespace. */
+	klog_ns_printk(child, "\0016hello\n");
+	expect_out(sys(&me, KLOG_SYSLOG_ACTION_READ, 100), HELLO);
+	assert_ptr_equal(me.last_owner, &child_userns);
+}
+
+static void new_ns_nests(void **state)
+{
+	struct klog_ns *a, *b;
+
+	(void)state;
+	assert_int_equal(klog_syslog(&me.ctx, KLOG_SYSLOG_ACTION_NEW_NS,
+				     (char *)"a", 0), 0);
+	a = me.ctx.ns;
+	assert_int_equal(klog_syslog(&me.ctx, KLOG_SYSLOG_ACTION_NEW_NS,
+				     (char *)"b", 0), 0);
+	b = me.ctx.ns;
+	assert_ptr_equal(b->parent, a);
+	assert_ptr_equal(a->parent, root);
+	assert_int_equal(b->level, 2);
+	assert_string_equal(b->tag, "b");
+	assert_int_equal(b->ring.size, 65536);
+	/* a is kept alive by b alone now. */
+	assert_int_equal(kl_ref_read(&a->ref), 1);
+	assert_int_equal(me.charges, 2);
+}
+
+static void new_ns_without_tag(void **state)
+{
+	char name[40], want[40];
+
+	(void)state;
+	assert_int_equal(klog_syslog(&me.ctx, KLOG_SYSLOG_ACTION_NEW_NS,
+				     NULL, 0), 0);
+	assert_int_equal(me.ctx.ns->tag[0], '\0');
+	klog_ns_name(me.ctx.ns, name, sizeof(name));
+	snprintf(want, sizeof(want), "ns:%llu",
+		 (unsigned long long)me.ctx.ns->id);
+	assert_string_equal(name, want);
+	/* An empty string is no tag either. */
+	assert_int_equal(klog_syslog(&me.ctx, KLOG_SYSLOG_ACTION_NEW_NS,
+				     (char *)"", 0), 0);
+	assert_int_equal(me.ctx.ns->tag[0], '\0');
+	assert_int_equal(me.ctx.ns->level, 2);
+}
+
+static void new_ns_bad_tags(void **state)
+{
+	static const char *bad[] = {
+		"0123456789012345678901234567890x",	/* 32 bytes */
+		"0123456789012345678901234567890123456789",
+		"a b", "a]", "[a", "tab\t", "del\x7f", "\xc3\xa9t\xc3\xa9",
+		"new\nline",
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		assert_int_equal(klog_syslog(&me.ctx,
+					     KLOG_SYSLOG_ACTION_NEW_NS,
+					     (char *)bad[i], 0), -EINVAL);
+	assert_ptr_equal(me.ctx.ns, root);
+	assert_int_equal(me.charges, 0);
+	assert_int_equal(kl_ref_read(&root->ref), 2);
+}
+
+static void new_ns_longest_tag(void **state)
+{
+	static const char tag[] = "0123456789012345678901234567890";
+
+	(void)state;
+	assert_int_equal(strlen(tag), KLOG_TAG_MAX);
+	assert_int_equal(klog_syslog(&me.ctx, KLOG_SYSLOG_ACTION_NEW_NS,
+				     (char *)tag, 0), 0);
+	assert_string_equal(me.ctx.ns->tag, tag);
+	assert_int_equal(klog_syslog(&me.ctx, KLOG_SYSLOG_ACTION_NEW_NS,
+				     (char *)"~!#$%&()*+,-./:;<=>?@\\^_`{|}", 0),
+			 0);
+}
+
+static void new_ns_sizes(void **state)
+{
+	(void)state;
+	assert_int_equal(klog_syslog(&me.ctx, KLOG_SYSLOG_ACTION_NEW_NS, NULL,
+				     -1), -EINVAL);
+	assert_int_equal(klog_syslog(&me.ctx, KLOG_SYSLOG_ACTION_NEW_NS, NULL,
+				     (1 << 20) + 1), -EINVAL);
+	assert_int_equal(klog_syslog(&me.ctx, KLOG_SYSLOG_ACTION_NEW_NS, NULL,
+				     0x7fffffff), -EINVAL);
+	assert_ptr_equal(me.ctx.ns, root);
+	assert_int_equal(me.charges, 0);
+	cfg.max_size = 8192;
+	assert_int_equal(klog_syslog(&me.ctx, KLOG_SYSLOG_ACTION_NEW_NS, NULL,
+				     8193), -EINVAL);
+	/* The default (64 KiB) is above the maximum too. */
+	assert_int_equal(klog_syslog(&me.ctx, KLOG_SYSLOG_ACTION_NEW_NS, NULL,
+				     0), -EINVAL);
+	assert_int_equal(klog_syslog(&me.ctx, KLOG_SYSLOG_ACTION_NEW_NS, NULL,
+				     5000), 0);
+	assert_int_equal(me.ctx.ns->ring.size, 8192);
+	assert_int_equal(me.charges, 1);
+}
+
+static void new_ns_needs_cap_syslog_over_own_user_ns(void **state)
+{
+	(void)state;
+	/* Privilege over the log's owner is not privilege over mine. */
+	me.ctx.user_ns = &other_userns;
+	assert_int_equal(klog_syslog(&me.ctx, KLOG_SYSLOG_ACTION_NEW_NS,
+				     (char *)"x", 0), -EPERM);
+	assert_int_equal(me.last_cap, KLOG_CAP_SYSLOG);
+	assert_ptr_equal(me.last_owner, &other_userns);
+	/* Permission first: a bad tag is still EPERM. */
+	assert_int_equal(klog_syslog(&me.ctx, KLOG_SYSLOG_ACTION_NEW_NS,
+				     (char *)"a b", -1), -EPERM);
+	assert_ptr_equal(me.ctx.ns, root);
+	assert_int_equal(me.charges, 0);
+	grant(&me, &other_userns);
+	assert_int_equal(klog_syslog(&me.ctx, KLOG_SYSLOG_ACTION_NEW_NS,
+				     (char *)"x", 0), 0);
+	assert_ptr_equal(me.ctx.ns->owner, &other_userns);
+}
+
+static void new_ns_quota_enospc(void **state)
+{
+	(void)state;
+	me.charge_ret = -ENOSPC;
+	assert_int_equal(klog_syslog(&me.ctx, KLOG_SYSLOG_ACTION_NEW_NS,
+				     (char *)"q", 0), -ENOSPC);
+	assert_int_equal(me.charges, 1);
+	assert_int_equal(me.uncharges, 0);
+	assert_ptr_equal(me.ctx.ns, root);
+	assert_int_equal(kl_ref_read(&root->ref), 2);
+}
+
+static void new_ns_enomem_uncharges(void **state)
+{
+	long nth;
+
+	(void)state;
+	/* Allocation 1 is the namespace, 2 its ring. */
+	for (nth = 1; nth <= 2; nth++) {
+		klog_testing_fail_alloc(nth);
+		assert_int_equal(klog_syslog(&me.ctx,
+					     KLOG_SYSLOG_ACTION_NEW_NS,
+					     (char *)"m", 0), -ENOMEM);
+		assert_int_equal(klog_testing_alloc_count(), nth);
+		assert_int_equal(me.charges, nth);
+		assert_int_equal(me.uncharges, nth);
+		assert_ptr_equal(me.ctx.ns, root);
+		assert_int_equal(kl_ref_read(&root->ref), 2);
+	}
+	klog_testing_fail_alloc(0);
+	assert_int_equal(klog_syslog(&me.ctx, KLOG_SYSLOG_ACTION_NEW_NS,
+				     (char *)"m", 0), 0);
+	assert_int_equal(me.uncharges, 2);
+}
+
+static void new_ns_depth_limit(void **state)
+{
+	int i;
+
+	(void)state;
+	for (i = 0; i < KLOG_NS_MAX_DEPTH; i++)
+		assert_int_equal(klog_syslog(&me.ctx,
+					     KLOG_SYSLOG_ACTION_NEW_NS, NULL,
+					     4096), 0);
+	assert_int_equal(me.ctx.ns->level, KLOG_NS_MAX_DEPTH);
+	assert_int_equal(klog_syslog(&me.ctx, KLOG_SYSLOG_ACTION_NEW_NS, NULL,
+				     4096), -ENOSPC);
+	assert_int_equal(me.charges, KLOG_NS_MAX_DEPTH + 1);
+	assert_int_equal(me.uncharges, 1);
+	assert_int_equal(me.ctx.ns->level, KLOG_NS_MAX_DEPTH);
+}
+
+static void new_ns_tag_fault(void **state)
+{
+	(void)state;
+	me.ctx.ops = &t_ops_tag_fault;
+	assert_int_equal(klog_syslog(&me.ctx, KLOG_SYSLOG_ACTION_NEW_NS,
+				     (char *)"x", 0), -EFAULT);
+	assert_int_equal(me.charges, 0);
+	assert_ptr_equal(me.ctx.ns, root);
+	/* A NULL tag is not read at all. */
+	assert_int_equal(klog_syslog(&me.ctx, KLOG_SYSLOG_ACTION_NEW_NS,
+				     NULL, 0), 0);
+}
+
+static void new_ns_child_is_isolated(void **state)
+{
+	struct tcaller host;
+	struct klog_ns *child;
+
+	(void)state;
+	caller_init(&host, root, &init_userns);
+	grant(&host, &init_userns);
+	log_three(root, 1);
+	assert_int_equal(klog_syslog(&me.ctx, KLOG_SYSLOG_ACTION_NEW_NS,
+				     (char *)"web", 4096), 0);
+	child = me.ctx.ns;
+	/* Nothing of the host log shows in the child. */
+	assert_int_equal(sys(&me, KLOG_SYSLOG_ACTION_READ_ALL, 100), 0);
+	assert_int_equal(sys(&me, KLOG_SYSLOG_ACTION_SIZE_UNREAD, 0), 0);
+	assert_int_equal(sys(&me, KLOG_SYSLOG_ACTION_READ, 100), -EAGAIN);
+
+	at_sec(2);
+	klog_ns_printk(child, "\0016inside\n");
+	expect_out(sys(&me, KLOG_SYSLOG_ACTION_READ, 100),
+		   "<6>[    2.000000] inside\n");
+	assert_int_equal(sys(&me, KLOG_SYSLOG_ACTION_CLEAR, 0), 0);
+	/* The host keeps its own cursors and gets the tagged copy. */
+	assert_int_equal(sys(&host, KLOG_SYSLOG_ACTION_SIZE_UNREAD, 0),
+			 24 + 31);
+	expect_out(sys(&host, KLOG_SYSLOG_ACTION_READ_ALL, 100),
+		   HELLO "<6>[    2.000000] [web] inside\n");
+	expect_out(sys(&host, KLOG_SYSLOG_ACTION_READ, 100),
+		   HELLO "<6>[    2.000000] [web] inside\n");
+	/* The host's reads did not touch the child's cursor either. */
+	at_sec(3);
+	klog_ns_printk(child, "\0016again\n");
+	expect_out(sys(&me, KLOG_SYSLOG_ACTION_READ_ALL, 100), AGAIN);
+	caller_fini(&host);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+#define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
+		T(perm_checked_before_arguments),
+		T(perm_unprivileged_matrix),
+		T(perm_dmesg_restrict),
+		T(perm_dmesg_restrict_per_namespace),
+		T(perm_dmesg_restrict_inherited_by_new_ns),
+		T(perm_is_over_the_namespace_owner),
+		T(proc_source_skips_the_check),
+		T(read_actions_reject_null_and_negative),
+		T(read_actions_len_zero),
+		T(unknown_actions_einval),
+		T(read_returns_records_then_eagain),
+		T(read_nonblock_empty_eagain),
+		T(read_partial_across_calls),
+		T(read_never_splits_a_later_record),
+		T(read_partial_keeps_time_setting),
+		T(read_is_destructive_read_all_is_not),
+		T(read_copy_fault),
+		T(read_blocks_until_a_record),
+		T(read_all_newest_that_fit),
+		T(read_all_uses_current_time_setting),
+		T(read_clear_then_read_all_empty),
+		T(read_clear_short_buffer_clears_all),
+		T(read_clear_fault_keeps_failed_record),
+		T(clear_moves_only_the_clear_point),
+		T(console_level_out_of_range),
+		T(console_level_sets_root_config),
+		T(console_level_clamped_to_minimum),
+		T(console_off_on_save_and_restore),
+		T(console_from_child_needs_root_privilege),
+		T(size_unread_bytes_and_records),
+		T(size_unread_multiline),
+		T(size_buffer_is_ring_size),
+		T(read_skips_ahead_after_overwrite),
+		T(loss_resets_partial_read),
+		T(read_all_after_clear_point_lost),
+		T(new_ns_creates_child_and_moves_caller),
+		T(new_ns_nests),
+		T(new_ns_without_tag),
+		T(new_ns_bad_tags),
+		T(new_ns_longest_tag),
+		T(new_ns_sizes),
+		T(new_ns_needs_cap_syslog_over_own_user_ns),
+		T(new_ns_quota_enospc),
+		T(new_ns_enomem_uncharges),
+		T(new_ns_depth_limit),
+		T(new_ns_tag_fault),
+		T(new_ns_child_is_isolated),
+#undef T
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
