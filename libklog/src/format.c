@@ -195,7 +195,7 @@ size_t klog_fmt_kmsg(const struct klog_record *r, unsigned int opts,
 {
 	char caller[20] = "";
 	u32 rem;
-	const char *d = r->dict, *end = r->dict + r->dict_len;
+	const char *d = r->dict, *end = d ? d + r->dict_len : d;
 	size_t at;
 
 	if (opts & KLOG_FMT_CALLER)
