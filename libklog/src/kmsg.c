@@ -199,9 +199,7 @@ ssize_t klog_kmsg_write(struct klog_kmsg *f, const char *buf, size_t len,
 	if (m.text_len > KLOG_RECORD_MAX - 1)
 		m.text_len = KLOG_RECORD_MAX - 1;
 	m.flags = KLOG_MSG_USER;
-	/* devkmsg_emit("%s", "") still stores a record, an empty one. */
-	if (!m.text_len)
-		m.flags |= KLOG_F_NEWLINE;
+	/* devkmsg_emit("%s", "") stores an empty record too (pending). */
 	m.caller_id = kl_caller_id();
 	klog_ns_store(ns, &m);
 	return len;

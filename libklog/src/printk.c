@@ -93,7 +93,8 @@ bool klog_ratelimit_check(struct klog_ratelimit *rl, u64 now, u32 burst,
 		rl->started = true;
 		rl->begin_ns = now;
 	}
-	if (now - rl->begin_ns >= (u64)interval_ms * 1000000) {
+	/* time_is_before_jiffies(begin + interval): strictly after. */
+	if (now - rl->begin_ns > (u64)interval_ms * 1000000) {
 		*missed = rl->missed;
 		rl->missed = 0;
 		rl->printed = 0;
@@ -247,8 +248,9 @@ static u32 cont_flush_locked(struct klog_ns *ns)
 		.text_len = c->len,
 	};
 
-	if (!c->len)
+	if (!c->pending)
 		return 0;
+	c->pending = false;
 	c->len = 0;
 	return commit_locked(ns, &e, c->user);
 }
@@ -271,11 +273,11 @@ static u32 store_locked(struct klog_ns *ns, const struct klog_msg *m)
 	u32 len = m->text_len, hops = 0;
 	struct klog_entry e;
 
-	if (c->len && (c->caller_id != m->caller_id ||
-		       !(m->flags & KLOG_F_CONT) || m->dict_len))
+	if (c->pending && (c->caller_id != m->caller_id ||
+			   !(m->flags & KLOG_F_CONT) || m->dict_len))
 		hops = cont_flush_locked(ns);
 
-	if (c->len) {
+	if (c->pending) {
 		/* Same caller, a continuation: append if it fits. */
 		if (c->len + len <= KLOG_RECORD_MAX) {
 			kl_memmove(c->buf + c->len, m->text, len);
@@ -289,10 +291,9 @@ static u32 store_locked(struct klog_ns *ns, const struct klog_msg *m)
 	}
 
 	if (!(m->flags & KLOG_F_NEWLINE) && !m->dict_len) {
-		if (!len)
-			return hops;
-		/* Start a pending line. */
+		/* Start a pending line (an empty one too, as 6.12). */
 		kl_memmove(c->buf, m->text, len);
+		c->pending = true;
 		c->len = len;
 		c->caller_id = m->caller_id;
 		c->ts_nsec = kl_clock_ns();
@@ -401,7 +402,7 @@ int klog_ns_vprintk(struct klog_ns *ns, const char *fmt, va_list args)
 	struct klog_cont *c;
 	kl_irqflags_t flags;
 	struct klog_msg m;
-	u32 hops = 0, off, skip, len;
+	u32 hops = 0, off, skip, len, win;
 	va_list ap;
 	int n;
 
@@ -409,16 +410,24 @@ int klog_ns_vprintk(struct klog_ns *ns, const char *fmt, va_list args)
 		return -EINVAL;
 	c = &ns->cont;
 	kl_lock_irqsave(&ns->lock, flags);
+	/*
+	 * Alone, a message gets KLOG_RECORD_MAX bytes with the terminator
+	 * (6.12 formats at most 1023 bytes, prefixes included); behind a
+	 * pending line it may use the rest of the buffer, up to a merged
+	 * line of KLOG_RECORD_MAX bytes.
+	 */
 	off = c->len;
+	win = off ? CONT_SIZE - off : KLOG_RECORD_MAX;
 	va_copy(ap, args);
-	n = kl_vsnprintf(c->buf + off, CONT_SIZE - off, fmt, ap);
+	n = kl_vsnprintf(c->buf + off, win, fmt, ap);
 	va_end(ap);
-	if (n >= 0 && off && (u32)n >= CONT_SIZE - off) {
+	if (n >= 0 && off && (u32)n >= win) {
 		/* Did not fit behind the pending line: commit it first. */
 		hops = cont_flush_locked(ns);
 		off = 0;
+		win = KLOG_RECORD_MAX;
 		va_copy(ap, args);
-		n = kl_vsnprintf(c->buf, CONT_SIZE, fmt, ap);
+		n = kl_vsnprintf(c->buf, win, fmt, ap);
 		va_end(ap);
 	}
 	if (n < 0) {
@@ -430,7 +439,7 @@ int klog_ns_vprintk(struct klog_ns *ns, const char *fmt, va_list args)
 	kl_memset(&m, 0, sizeof(m));
 	m.level = -1;
 	m.caller_id = kl_caller_id();
-	len = (u32)n < CONT_SIZE - 1 - off ? (u32)n : CONT_SIZE - 1 - off;
+	len = (u32)n < win - 1 ? (u32)n : win - 1;
 	if ((u32)n > len)
 		m.flags |= KLOG_F_TRUNC;
 	skip = klog_parse_prefix(c->buf + off, len, &m.level, &m.flags);
@@ -493,7 +502,7 @@ void klog_ns_flush(struct klog_ns *ns)
 	u32 hops;
 
 	kl_lock_irqsave(&ns->lock, flags);
-	pending = ns->cont.len;
+	pending = ns->cont.pending;
 	hops = cont_flush_locked(ns);
 	kl_unlock_irqrestore(&ns->lock, flags);
 	if (pending)
@@ -524,7 +533,7 @@ int klog_ns_read(struct klog_ns *ns, struct klog_cursor *c,
 	if (!ns->ring.buf)
 		return -EINVAL;
 	kl_lock_irqsave(&ns->lock, flags);
-	pending = ns->cont.len;
+	pending = ns->cont.pending;
 	hops = klog_ns_flush_locked(ns);
 	if (klog_ring_read(&ns->ring, c, &rec, &out->lost)) {
 		out->rec = rec;

@@ -5,6 +5,10 @@
  * "[tag] " and "[ns:<id>] " prefixes, three levels deep), its ratelimit on
  * a fake clock, the "<N> messages suppressed" line and the counters.
  */
+#include <pthread.h>
+#include <sched.h>
+#include <time.h>
+
 #include "common.h"
 
 static struct klog_ns *root, *ns;
@@ -228,15 +232,22 @@ static void printk_newlines(void **state)
 	rec_list_free(&l);
 }
 
-static void printk_empty_text_stores_nothing(void **state)
+/* 6.12 stores printk("") as an empty record (unfinished until flushed). */
+static void printk_empty_text_stores_empty_record(void **state)
 {
+	struct klog_msgbuf mb;
+
 	(void)state;
 	assert_int_equal(klog_ns_printk(ns, "%s", ""), 0);
-	assert_int_equal(store_msg(ns, CALLER(1), 0, -1, ""), 0);
+	assert_int_equal(committed(ns), 0);		/* pending */
+	klog_ns_flush(ns);
+	only_rec(ns, &mb);
+	assert_int_equal(mb.rec.text_len, 0);
+	assert_int_equal(mb.rec.flags & KLOG_F_NEWLINE, 0);
+	/* A NULL text of length 0 is an empty message too. */
 	assert_int_equal(store_msg(ns, CALLER(1), 0, -1, NULL), 0);
 	klog_ns_flush(ns);
-	assert_int_equal(committed(ns), 0);
-	assert_int_equal(committed(root), 0);
+	assert_int_equal(committed(ns), 2);
 }
 
 static int call_vprintk(struct klog_ns *n, const char *fmt, ...)
@@ -288,15 +299,16 @@ static void printk_long_text_truncated(void **state)
 	for (int i = 0; i < 2999; i++)
 		big[i] = (char)('a' + i % 26);
 	big[2999] = '\0';
+	/* 6.12 formats at most 1023 bytes (1024 with the terminator). */
 	ret = klog_ns_printk(ns, "%s\n", big);
-	assert_int_equal(ret, KLOG_RECORD_MAX);
-	/* With a level prefix: the prefix bytes may count against the limit. */
+	assert_int_equal(ret, KLOG_RECORD_MAX - 1);
+	/* The level prefix counts against the limit, as in 6.12. */
 	ret = klog_ns_printk(ns, "\0015%s\n", big);
-	assert_true(ret >= KLOG_RECORD_MAX - 2 && ret <= KLOG_RECORD_MAX);
+	assert_int_equal(ret, KLOG_RECORD_MAX - 3);
 	read_all(ns, &l);
 	assert_int_equal(l.n, 2);
-	assert_int_equal(l.m[0].rec.text_len, KLOG_RECORD_MAX);
-	assert_memory_equal(l.m[0].rec.text, big, KLOG_RECORD_MAX);
+	assert_int_equal(l.m[0].rec.text_len, KLOG_RECORD_MAX - 1);
+	assert_memory_equal(l.m[0].rec.text, big, KLOG_RECORD_MAX - 1);
 	assert_true(l.m[0].rec.flags & KLOG_F_TRUNC);
 	assert_int_equal(l.m[0].rec.level, KLOG_DEFAULT_LEVEL);
 	assert_int_equal(l.m[1].rec.text_len, (u32)ret);
@@ -309,15 +321,15 @@ static void printk_long_text_truncated(void **state)
 
 static void printk_exact_max_text_not_truncated(void **state)
 {
-	char big[KLOG_RECORD_MAX + 1];
+	char big[KLOG_RECORD_MAX];
 	struct klog_msgbuf mb;
 
 	(void)state;
-	memset(big, 'q', KLOG_RECORD_MAX);
-	big[KLOG_RECORD_MAX] = '\0';
-	assert_int_equal(klog_ns_printk(ns, "%s", big), KLOG_RECORD_MAX);
+	memset(big, 'q', KLOG_RECORD_MAX - 1);
+	big[KLOG_RECORD_MAX - 1] = '\0';
+	assert_int_equal(klog_ns_printk(ns, "%s", big), KLOG_RECORD_MAX - 1);
 	only_rec(ns, &mb);
-	assert_int_equal(mb.rec.text_len, KLOG_RECORD_MAX);
+	assert_int_equal(mb.rec.text_len, KLOG_RECORD_MAX - 1);
 	assert_int_equal(mb.rec.flags & KLOG_F_TRUNC, 0);
 }
 
@@ -539,7 +551,8 @@ static void prop_copy_of_max_record_is_truncated(void **state)
 	(void)state;
 	memset(big, 'm', KLOG_RECORD_MAX);
 	big[KLOG_RECORD_MAX] = '\0';
-	klog_ns_printk(ns, "%s", big);		/* > 80%: committed */
+	/* The raw store keeps a full KLOG_RECORD_MAX bytes of text. */
+	store_msg(ns, CALLER(1), 0, -1, big);	/* > 80%: committed */
 	only_rec(ns, &child);
 	assert_int_equal(child.rec.text_len, KLOG_RECORD_MAX);
 	assert_int_equal(child.rec.flags & KLOG_F_TRUNC, 0);
@@ -689,8 +702,9 @@ static void prop_ratelimit_burst_and_suppressed_line(void **state)
 	klog_ns_get_stats(ns, &st);
 	assert_int_equal(st.suppressed, 6);
 
-	/* The window reopens: one summary line, then the record. */
+	/* Strictly after the window (6.12): one summary line, the record. */
 	clock_advance_ms(1);
+	fake_now++;
 	klog_ns_printk(ns, "\0013back\n");
 	klog_ns_printk(ns, "and more\n");
 	read_from(root, 10, &l);
@@ -737,6 +751,7 @@ static void prop_ratelimit_custom_settings(void **state)
 	send_n(ns, 7, "m");
 	assert_int_equal(committed(root), 3);
 	clock_advance_ms(1000);
+	fake_now++;
 	send_n(ns, 1, "after");
 	read_from(root, 3, &l);
 	assert_int_equal(l.n, 2);
@@ -756,8 +771,11 @@ static void prop_ratelimit_interval_zero_disables(void **state)
 	ns->cfg->prop_interval_ms = 0;
 	send_n(ns, 100, "unlimited");
 	assert_int_equal(committed(root), 100);
+	ns->cfg->prop_burst = 0;		/* no window: burst is moot */
+	send_n(ns, 20, "still unlimited");
+	assert_int_equal(committed(root), 120);
 	klog_ns_get_stats(ns, &st);
-	assert_int_equal(st.propagated, 100);
+	assert_int_equal(st.propagated, 120);
 	assert_int_equal(st.suppressed, 0);
 }
 
@@ -772,6 +790,7 @@ static void prop_ratelimit_burst_zero_sends_only_summaries(void **state)
 	send_n(ns, 4, "refused");
 	assert_int_equal(committed(root), 0);
 	clock_advance_ms(1000);
+	fake_now++;
 	send_n(ns, 1, "refused too");
 	only_rec(root, &mb);
 	assert_text(&mb, "[c] 4 messages suppressed");
@@ -851,16 +870,102 @@ static void ratelimit_check_state_machine(void **state)
 	assert_false(klog_ratelimit_check(&rl, t + 99 * NSEC_PER_MSEC, 3,
 					  100, &missed));
 	assert_int_equal(missed, 0);
+	/* The end of the window still belongs to it (6.12: strictly after). */
+	assert_false(klog_ratelimit_check(&rl, t + 100 * NSEC_PER_MSEC, 3,
+					  100, &missed));
+	assert_int_equal(missed, 0);
 	/* New window: the count of refusals is reported exactly once. */
-	assert_true(klog_ratelimit_check(&rl, t + 100 * NSEC_PER_MSEC, 3,
-					 100, &missed));
-	assert_int_equal(missed, 2);
 	assert_true(klog_ratelimit_check(&rl, t + 101 * NSEC_PER_MSEC, 3,
 					 100, &missed));
+	assert_int_equal(missed, 3);
+	assert_true(klog_ratelimit_check(&rl, t + 102 * NSEC_PER_MSEC, 3,
+					 100, &missed));
 	assert_int_equal(missed, 0);
-	/* Interval 0: everything passes. */
+	/* Interval 0: everything passes, whatever the burst. */
 	for (i = 0; i < 50; i++)
 		assert_true(klog_ratelimit_check(&rl, t, 3, 0, &missed));
+	for (i = 0; i < 50; i++) {
+		assert_true(klog_ratelimit_check(&rl, t, 0, 0, &missed));
+		assert_int_equal(missed, 0);
+	}
+	/* Burst 0 with a window: nothing passes, refusals are reported. */
+	memset(&rl, 0, sizeof(rl));
+	assert_false(klog_ratelimit_check(&rl, t, 0, 100, &missed));
+	assert_false(klog_ratelimit_check(&rl, t, 0, 100, &missed));
+	assert_false(klog_ratelimit_check(&rl, t + 101 * NSEC_PER_MSEC, 0, 100,
+					  &missed));
+	assert_int_equal(missed, 2);
+}
+
+/* ---- wake-ups ------------------------------------------------------------ */
+
+/*
+ * A thread waits on a namespace's wait queue.  It holds the queue's mutex
+ * from "ready" until pthread_cond_timedwait() releases it, so once the main
+ * thread has taken that mutex the waiter is asleep.  The deadline is only a
+ * safety net against hanging: a missing wake-up fails the test, it is not a
+ * timing measurement.
+ */
+struct waiter {
+	kl_waitq_t *wq;
+	int ready;
+	int rc;
+};
+
+static void *wait_thread(void *arg)
+{
+	struct waiter *w = arg;
+	struct timespec deadline;
+
+	pthread_mutex_lock(&w->wq->mu);
+	__atomic_store_n(&w->ready, 1, __ATOMIC_RELEASE);
+	clock_gettime(CLOCK_REALTIME, &deadline);
+	deadline.tv_sec += 30;
+	w->rc = pthread_cond_timedwait(&w->wq->cv, &w->wq->mu, &deadline);
+	pthread_mutex_unlock(&w->wq->mu);
+	return NULL;
+}
+
+static void start_waiter(struct waiter *w, kl_waitq_t *wq, pthread_t *th)
+{
+	w->wq = wq;
+	w->ready = 0;
+	w->rc = -1;
+	assert_int_equal(pthread_create(th, NULL, wait_thread, w), 0);
+	while (!__atomic_load_n(&w->ready, __ATOMIC_ACQUIRE))
+		sched_yield();
+	pthread_mutex_lock(&wq->mu);	/* the waiter is now asleep */
+	pthread_mutex_unlock(&wq->mu);
+}
+
+static void prop_wakes_readers_up_the_chain(void **state)
+{
+	struct klog_ns *b = mk_child(ns, "b", 4096);
+	struct waiter wr, wn, wb;
+	pthread_t tr, tn, tb;
+
+	(void)state;
+	start_waiter(&wr, &root->wait, &tr);
+	start_waiter(&wn, &ns->wait, &tn);
+	start_waiter(&wb, &b->wait, &tb);
+	/* A record in b reaches c and the root: all three are woken. */
+	klog_ns_printk(b, "wake up\n");
+	pthread_join(tr, NULL);
+	pthread_join(tn, NULL);
+	pthread_join(tb, NULL);
+	assert_int_equal(wr.rc, 0);
+	assert_int_equal(wn.rc, 0);
+	assert_int_equal(wb.rc, 0);
+	assert_int_equal(committed(root), 1);
+
+	/* Committing a pending line by klog_ns_flush() wakes the same way. */
+	klog_ns_printk(b, "pending");
+	start_waiter(&wr, &root->wait, &tr);
+	klog_ns_flush(b);
+	pthread_join(tr, NULL);
+	assert_int_equal(wr.rc, 0);
+	assert_int_equal(committed(root), 2);
+	klog_ns_put(b);
 }
 
 int main(void)
@@ -875,7 +980,7 @@ int main(void)
 		TP(printk_out_of_range_prefix_stays_in_text),
 		TP(printk_first_of_two_levels_wins),
 		TP(printk_newlines),
-		TP(printk_empty_text_stores_nothing),
+		TP(printk_empty_text_stores_empty_record),
 		TP(printk_bad_arguments),
 		TP(printk_long_text_truncated),
 		TP(printk_exact_max_text_not_truncated),
@@ -902,6 +1007,7 @@ int main(void)
 		TP(prop_ratelimit_ignores_unpropagated_records),
 		TP(prop_ratelimit_in_the_middle_of_a_chain),
 		TP(ratelimit_check_state_machine),
+		TP(prop_wakes_readers_up_the_chain),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -110,7 +110,8 @@ struct klog_ns_stats {
 /**
  * struct klog_cont - the continuation-line buffer of a namespace.
  * @buf:      pending text (and scratch space for formatting behind it).
- * @len:      pending bytes; 0 means nothing is pending.
+ * @len:      pending bytes.
+ * @pending:  a line is pending (possibly an empty one).
  * @caller_id: who owns the pending line.
  * @ts_nsec:  time of its first fragment.
  * @facility, @level, @flags: of its first fragment.
@@ -119,6 +120,7 @@ struct klog_ns_stats {
 struct klog_cont {
 	char buf[KLOG_RECORD_MAX + 1];
 	u32 len;
+	bool pending;
 	u32 caller_id;
 	u64 ts_nsec;
 	u8 facility;
