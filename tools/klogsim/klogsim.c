@@ -479,8 +479,11 @@ static int cmd_kmsg(char **argv, int argc, char *rest)
 		return 0;
 	}
 	if (!strcmp(argv[0], "write")) {
-		size_t len = unescape(rest);
+		size_t len;
 
+		if (!rest)
+			return fail("usage: write FILE TEXT"), 0;
+		len = unescape(rest);
 		if (fd->proc)
 			return fail("/proc/kmsg is not writable"), 0;
 		ret = klog_kmsg_write(&fd->f, rest, len, "klogsim");
