@@ -1,0 +1,262 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * fuzz_kmsg_write - the /dev/kmsg write parser (klog_kmsg_write()).
+ *
+ * Input: one configuration byte, then writes, each a 16-bit length (mod
+ * 1100, so that some exceed KLOG_RECORD_MAX) and that many bytes.  They
+ * go to a child namespace (or the root) through one open file; then
+ * everything is read back through klog_ns_read(), a /dev/kmsg reader and
+ * READ_ALL.
+ *
+ * With printk.devkmsg=on every record is compared with what upstream's
+ * devkmsg_write() makes of the write: "<N>" parsed by simple_strtoul,
+ * level N & 7, facility (N >> 3) & 0xff unless that is 0 (then LOG_USER),
+ * text up to the first NUL and at most 1023 bytes, one trailing newline
+ * stripped, one record per write (an empty one too), and so is its copy
+ * in the parent under propagate=2.  The /dev/kmsg text is unescaped
+ * and compared too.
+ */
+#include "fuzz.h"
+
+#define MAX_WRITES 64
+
+struct expect {
+	int level, facility;
+	bool newline;
+	u32 len;
+	const char *text;
+};
+
+static struct expect exp_[MAX_WRITES];
+
+static void parse_expect(const uint8_t *buf, size_t len, struct expect *e)
+{
+	const char *line = (const char *)buf, *end = line + len, *q, *nul;
+	unsigned long u = 0;
+
+	e->level = KLOG_DEFAULT_LEVEL;
+	e->facility = 1;
+	if (len && line[0] == '<') {
+		for (q = line + 1; q < end && *q >= '0' && *q <= '9'; q++)
+			u = u * 10 + (unsigned long)(*q - '0');
+		if (q < end && *q == '>') {
+			e->level = (int)(u & 7);
+			if ((u >> 3) & 0xff)
+				e->facility = (int)((u >> 3) & 0xff);
+			line = q + 1;
+		}
+	}
+	nul = memchr(line, '\0', end - line);
+	if (nul)
+		end = nul;
+	/* "%s" into PRINTKRB_RECORD_MAX bytes with the terminator. */
+	if (end - line > KLOG_RECORD_MAX - 1)
+		end = line + KLOG_RECORD_MAX - 1;
+	e->newline = end > line && end[-1] == '\n';
+	if (e->newline)
+		end--;
+	e->text = line;
+	e->len = (u32)(end - line);
+}
+
+/*
+ * Undo the \xNN escapes of a /dev/kmsg text; its length.  A record cut
+ * at KLOG_MESSAGE_MAX may end in a cut escape (as upstream's scnprintf
+ * leaves it): decoding stops there.
+ */
+static long unescape(const char *s, size_t n, char *out)
+{
+	size_t i, o = 0;
+
+	for (i = 0; i < n; i++) {
+		unsigned int v;
+
+		if (s[i] != '\\') {
+			FCHECK(s[i] >= ' ' && s[i] < 127);
+			out[o++] = s[i];
+			continue;
+		}
+		if (i + 3 >= n || sscanf(s + i, "\\x%02x", &v) != 1)
+			break;
+		out[o++] = (char)v;
+		i += 3;
+	}
+	return (long)o;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct in in = { data, size };
+	struct klog_config cfg;
+	struct klog_ns_params p = { 0 };
+	struct klog_ns *root, *child = NULL, *ns;
+	struct klog_syslog_ctx ctx = { 0 };
+	struct klog_kmsg *f = malloc(sizeof(*f)), *r = malloc(sizeof(*r));
+	struct klog_msgbuf *mb = malloc(sizeof(*mb));
+	char *scratch = malloc(KLOG_MESSAGE_MAX);
+	char *text = malloc(KLOG_MESSAGE_MAX);
+	struct klog_cursor cur = { 0 };
+	uint8_t conf = in_u8(&in);
+	bool exact, small = conf & 1, to_child = conf & 2;
+	u32 nexp = 0, max_text, i;
+	u64 seq_base = 0;
+	char *all;
+	int n;
+
+	fuzz_now = 1000000000ull;
+	klog_testing_set_clock(fuzz_clock);
+	klog_config_init(&cfg);
+	cfg.devkmsg = conf & 4 ? KLOG_DEVKMSG_RATELIMIT : KLOG_DEVKMSG_ON;
+	cfg.devkmsg_burst = 3;
+	cfg.devkmsg_interval_ms = 10;
+	cfg.propagate = conf & 8 ? KLOG_PROPAGATE_ALL : KLOG_PROPAGATE_KERNEL;
+	cfg.prop_interval_ms = 0;
+	exact = cfg.devkmsg == KLOG_DEVKMSG_ON;
+	p.cfg = &cfg;
+	p.size = small ? 4096 : 65536;
+	FCHECK(klog_ns_create(NULL, &p, &root) == 0);
+	ns = root;
+	if (to_child) {
+		struct klog_ns_params cp = { .size = small ? 4096 : 65536 };
+
+		cp.tag = conf & 16 ? "box" : NULL;
+		FCHECK(klog_ns_create(root, &cp, &child) == 0);
+		ns = child;
+	}
+	ctx.ns = ns;
+	ctx.scratch = scratch;
+	FCHECK(klog_kmsg_open(f, &ctx, KLOG_KMSG_WRITE) == 0);
+
+	while (in.n && nexp < MAX_WRITES) {
+		size_t want = in_u16(&in) % 1100, len;
+		const uint8_t *b = in_bytes(&in, want, &len);
+		/* An exact-size copy: reads past the end are caught. */
+		char *copy = malloc(len ? len : 1);
+		ssize_t ret;
+
+		memcpy(copy, b, len);
+		ret = klog_kmsg_write(f, copy, len, "fuzz");
+		if (len > KLOG_RECORD_MAX) {
+			FCHECK(ret == -EINVAL);
+		} else {
+			FCHECK(ret == (ssize_t)len);
+			parse_expect(b, len, &exp_[nexp++]);
+		}
+		free(copy);
+		fuzz_now += 1000000ull * (in_u8(&in) & 3);
+	}
+
+	/* Every record, in order, is what the writes said. */
+	max_text = klog_ring_max_text(&ns->ring);
+	while ((n = klog_ns_read(ns, &cur, mb)) == 1) {
+		u64 idx = mb->rec.seq - seq_base;
+
+		FCHECK(mb->rec.text_len <= max_text);
+		if (!exact)
+			continue;
+		FCHECK(idx < nexp);
+		FCHECK(mb->rec.level == exp_[idx].level);
+		FCHECK(mb->rec.facility == exp_[idx].facility);
+		/* (An empty write's NEWLINE flag is not specified.) */
+		FCHECK(!exp_[idx].len || !!(mb->rec.flags & KLOG_F_NEWLINE) ==
+		       exp_[idx].newline);
+		FCHECK(mb->rec.text_len == exp_[idx].len);
+		FCHECK(!memcmp(mb->rec.text, exp_[idx].text, exp_[idx].len));
+	}
+	FCHECK(n == 0);
+	if (exact)
+		FCHECK(cur.seq == nexp);
+
+	/* The parent's copies under propagate=2. */
+	if (child && exact && cfg.propagate == KLOG_PROPAGATE_ALL) {
+		char pre[48];
+		int pl = klog_ns_name(child, pre + 1, sizeof(pre) - 3);
+		u32 rmax = klog_ring_max_text(&root->ring);
+
+		pre[0] = '[';
+		pre[pl + 1] = ']';
+		pre[pl + 2] = ' ';
+		pl += 3;
+		memset(&cur, 0, sizeof(cur));
+		while (klog_ns_read(root, &cur, mb) == 1) {
+			u64 idx = mb->rec.seq;
+			u32 want = pl + exp_[idx].len;
+
+			FCHECK(idx < nexp);
+			if (want > rmax)
+				want = rmax;
+			FCHECK(mb->rec.text_len == want);
+			FCHECK(!memcmp(mb->rec.text, pre, pl));
+			FCHECK(!memcmp(mb->rec.text + pl, exp_[idx].text,
+				       want - pl));
+			FCHECK(mb->rec.level == exp_[idx].level);
+			FCHECK(mb->rec.facility == exp_[idx].facility);
+		}
+	} else if (child && exact) {
+		FCHECK(root->ring.next_seq == 0);	/* user text stays */
+	}
+
+	/* The /dev/kmsg view of the same records. */
+	FCHECK(klog_kmsg_open(r, &ctx, KLOG_KMSG_READ) == 0);
+	for (i = 0; i < 2 * MAX_WRITES + 2; i++) {
+		size_t count = (conf & 32) ? 64 : KLOG_MESSAGE_MAX;
+		ssize_t got = klog_kmsg_read(r, count, true);
+		unsigned int prio;
+		unsigned long long seq, usec;
+		char flag;
+		int off = 0;
+		const char *semi, *nl;
+		long tl;
+
+		if (got == -EAGAIN)
+			break;
+		if (got == -EPIPE || got == -EINVAL)
+			continue;
+		FCHECK(got > 0 && got <= (ssize_t)count);
+		FCHECK(sscanf(r->outbuf, "%u,%llu,%llu,%c;%n", &prio, &seq,
+			      &usec, &flag, &off) == 4 && off > 0);
+		semi = r->outbuf + off;
+		nl = memchr(semi, '\n', r->outbuf + got - semi);
+		tl = (long)(nl ? nl - semi : r->outbuf + got - semi);
+		/*
+		 * In a full buffer the last escapes may be cut and followed
+		 * by more bytes (upstream's scnprintf() and append_char()
+		 * do the same): decode all but the last few.
+		 */
+		if (got == KLOG_MESSAGE_MAX)
+			tl = tl > 8 ? tl - 8 : 0;
+		tl = unescape(semi, (size_t)tl, text);
+		if (!exact || seq >= nexp)
+			continue;
+		FCHECK(prio == (unsigned int)(exp_[seq].facility << 3 |
+					      exp_[seq].level));
+		/* A full buffer may be a cut record: then a prefix. */
+		FCHECK((u32)tl <= exp_[seq].len);
+		FCHECK(!memcmp(text, exp_[seq].text, tl));
+		if (got < KLOG_MESSAGE_MAX)
+			FCHECK(nl && (u32)tl == exp_[seq].len);
+	}
+	klog_kmsg_release(r);
+
+	/* READ_ALL: whole lines only, never more than asked. */
+	{
+		int len = 1 + in_u16(&in) % 8192;
+
+		all = malloc(len);
+		n = klog_syslog(&ctx, KLOG_SYSLOG_ACTION_READ_ALL, all, len);
+		FCHECK(n >= 0 && n <= len);
+		FCHECK(n == 0 || all[n - 1] == '\n');
+		free(all);
+	}
+
+	klog_kmsg_release(f);
+	klog_ns_put(child);
+	klog_ns_put(root);
+	free(f);
+	free(r);
+	free(mb);
+	free(scratch);
+	free(text);
+	klog_testing_set_clock(NULL);
+	return 0;
+}
