@@ -370,6 +370,27 @@ static void cont_fragment_that_exactly_fits_joins(void **state)
 	free(b);
 }
 
+static void cont_fragment_one_byte_too_many_flushes(void **state)
+{
+	char *a = filled(624, 'a'), *b = filled(401, 'b');
+	struct rec_list l;
+
+	(void)state;
+	store_msg(ns, C1, 0, -1, a);
+	/* 624 + 401 = 1025 > KLOG_RECORD_MAX: not joined, nothing cut. */
+	store_msg(ns, C1, KLOG_F_CONT | KLOG_F_NEWLINE, -1, b);
+	read_all(ns, &l);
+	assert_int_equal(l.n, 2);
+	assert_text(&l.m[0], a);
+	assert_text(&l.m[1], b);
+	assert_int_equal(l.m[0].rec.flags & KLOG_F_TRUNC, 0);
+	assert_int_equal(l.m[1].rec.flags & KLOG_F_TRUNC, 0);
+	assert_true(l.m[1].rec.flags & KLOG_F_NEWLINE);
+	rec_list_free(&l);
+	free(a);
+	free(b);
+}
+
 static void cont_printk_fragment_that_does_not_fit(void **state)
 {
 	char *a = filled(800, 'a'), *b = filled(300, 'b');
@@ -388,6 +409,77 @@ static void cont_printk_fragment_that_does_not_fit(void **state)
 	assert_memory_equal(l.m[1].rec.text, b, 300);
 	assert_memory_equal(l.m[1].rec.text + 300, " end", 4);
 	assert_true(l.m[1].rec.flags & KLOG_F_NEWLINE);
+	rec_list_free(&l);
+	free(a);
+	free(b);
+}
+
+/* ---- empty lines (6.12: printk("") is a record, pending like any) ----- */
+
+static void cont_empty_fragment_is_a_pending_line(void **state)
+{
+	struct rec_list l;
+
+	(void)state;
+	store_msg(ns, C1, 0, 3, "");
+	assert_int_equal(committed(ns), 0);
+	/* Another caller commits it: an empty record. */
+	store_msg(ns, C2, 0, -1, "x\n");
+	assert_int_equal(committed(ns), 2);
+	read_all(ns, &l);
+	assert_int_equal(l.n, 2);
+	assert_int_equal(l.m[0].rec.text_len, 0);
+	assert_int_equal(l.m[0].rec.caller_id, C1);
+	assert_int_equal(l.m[0].rec.level, 3);
+	assert_int_equal(l.m[0].rec.flags & KLOG_F_NEWLINE, 0);
+	assert_text(&l.m[1], "x");
+	rec_list_free(&l);
+}
+
+static void cont_empty_pending_line_is_joined(void **state)
+{
+	struct rec_list l;
+
+	(void)state;
+	klog_ns_printk(ns, "2%s", "");
+	klog_ns_printk(ns, "cfilled in\n");
+	read_all(ns, &l);
+	assert_int_equal(l.n, 1);
+	assert_text(&l.m[0], "filled in");
+	assert_int_equal(l.m[0].rec.level, 2);
+	assert_true(l.m[0].rec.flags & KLOG_F_NEWLINE);
+	rec_list_free(&l);
+}
+
+static void cont_reader_commits_empty_pending_line(void **state)
+{
+	struct klog_msgbuf mb;
+	struct klog_cursor c;
+
+	(void)state;
+	klog_ring_cursor_first(&ns->ring, &c);
+	store_msg(ns, C1, 0, -1, NULL);
+	assert_int_equal(klog_ns_read(ns, &c, &mb), 1);
+	assert_int_equal(mb.rec.text_len, 0);
+	assert_int_equal(mb.rec.flags & KLOG_F_NEWLINE, 0);
+	assert_int_equal(klog_ns_read(ns, &c, &mb), 0);
+}
+
+static void cont_printk_fragments_merge_in_the_buffer(void **state)
+{
+	char *a = filled(300, 'a'), *b = filled(600, 'b');
+	struct rec_list l;
+
+	(void)state;
+	klog_ns_printk(ns, "%s", a);
+	klog_ns_printk(ns, "\001c%s", b);	/* 900 > 80%: committed */
+	assert_int_equal(committed(ns), 1);
+	read_all(ns, &l);
+	assert_int_equal(l.n, 1);
+	assert_int_equal(l.m[0].rec.text_len, 900);
+	assert_memory_equal(l.m[0].rec.text, a, 300);
+	assert_memory_equal(l.m[0].rec.text + 300, b, 600);
+	assert_int_equal(l.m[0].rec.flags & (KLOG_F_TRUNC | KLOG_F_NEWLINE), 0);
 	rec_list_free(&l);
 	free(a);
 	free(b);
@@ -588,7 +680,12 @@ int main(void)
 		TC(cont_flushes_when_80_percent_full_on_append),
 		TC(cont_fragment_that_does_not_fit_flushes),
 		TC(cont_fragment_that_exactly_fits_joins),
+		TC(cont_fragment_one_byte_too_many_flushes),
 		TC(cont_printk_fragment_that_does_not_fit),
+		TC(cont_empty_fragment_is_a_pending_line),
+		TC(cont_empty_pending_line_is_joined),
+		TC(cont_reader_commits_empty_pending_line),
+		TC(cont_printk_fragments_merge_in_the_buffer),
 		TC(cont_message_with_dict_is_never_joined),
 		TC(cont_read_flushes_pending_line),
 		TC(cont_read_at_end_still_flushes),

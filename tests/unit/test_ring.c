@@ -830,10 +830,13 @@ static u64 model_store(struct model *m, const struct klog_entry *e)
 	r->level = e->level & 7;
 	r->flags = flags;
 	r->text_len = pre + text;
-	memcpy(r->text, e->pre, pre);
-	memcpy(r->text + pre, e->text, text);
+	if (pre)
+		memcpy(r->text, e->pre, pre);
+	if (text)
+		memcpy(r->text + pre, e->text, text);
 	r->dict_len = dict;
-	memcpy(r->dict, e->dict, dict);
+	if (dict)
+		memcpy(r->dict, e->dict, dict);
 	m->tail = off + need;
 	return dropped;
 }
