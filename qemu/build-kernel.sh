@@ -1,0 +1,165 @@
+#!/bin/bash
+# qemu/build-kernel.sh [stock|patched] [debug] - build (or reuse) the guest
+# kernel's bzImage.
+#
+#   stock    Debian's linux-source-6.12 as shipped, for the golden
+#            transcripts; leaves build/kernel/bzImage-stock.
+#   patched  (default) the same tree with kernel-glue/ applied; leaves
+#            build/kernel/bzImage.
+#   debug    also merge qemu/config/debug.config (lockdep, KASAN,
+#            kmemleak); the image name gets a "-debug" suffix.
+#
+# Configuration: tinyconfig + qemu/config/base.config (+ debug.config)
+# (+ for patched: every kernel-glue/*.config), then olddefconfig; every
+# option of the fragments is then checked in .config (build fails if one
+# did not stick).
+#
+# Patched tree: $KCACHE/tree-<key>, a hard-link copy of the pristine tree
+# ($KCACHE/linux-source-6.12, never modified: GNU patch and cp
+# --remove-destination replace files instead of writing through the links)
+# with
+#   - the patches listed in kernel-glue/series applied with patch -p1,
+#   - kernel-glue/files/ copied over the tree (if present),
+#   - a snapshot of libklog/include and libklog/src at <tree>/libklog/;
+#     the build gets KLOG_DIR=<tree>/libklog on the make command line.
+# If kernel-glue/apply.sh exists it replaces the two first steps and is
+# called as "kernel-glue/apply.sh TREE REPO".
+# The stock build needs no copy: it uses the pristine tree with O=.
+#
+# Cache: $KCACHE/out-<key>/ (object dir, bzImage, build log, timing), key =
+# sha256 of the kernel version, the variant, the config fragments and, for
+# patched, kernel-glue/series, the patches, kernel-glue/files and the
+# libklog sources.  A finished build is reused as is.  One kernel build at
+# a time (flock on $KCACHE/build.lock), make -j$JOBS (default 2).
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+variant=patched debug=0
+for a in "$@"; do
+	case $a in
+	stock|patched) variant=$a ;;
+	debug) debug=1 ;;
+	-h|--help) sed -n '2,/^set -e/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+	*) die "usage: $0 [stock|patched] [debug]" ;;
+	esac
+done
+
+ensure_ksrc
+mkdir -p "$KCACHE"
+glue=$REPO/kernel-glue
+
+# --- inputs ----------------------------------------------------------------
+frags=("$REPO/qemu/config/base.config")
+[ "$debug" -eq 1 ] && frags+=("$REPO/qemu/config/debug.config")
+patches=()
+if [ "$variant" = patched ]; then
+	[ -f "$glue/series" ] || [ -x "$glue/apply.sh" ] ||
+		die "kernel-glue/series is missing: nothing to patch (use 'stock' for the unpatched kernel)"
+	if [ -f "$glue/series" ]; then
+		# quilt style: one patch file name per line, '#' comments, blank
+		# lines ignored; quilt's optional " -pN" suffix is not supported.
+		while read -r p _; do
+			[ -z "$p" ] || [[ $p == \#* ]] && continue
+			[ -f "$glue/$p" ] || die "kernel-glue/series names $p, which does not exist"
+			patches+=("$glue/$p")
+		done <"$glue/series"
+	fi
+	for f in "$glue"/*.config; do
+		[ -f "$f" ] && frags+=("$f")
+	done
+fi
+
+# key_inputs - "<sha256>  <name>" for every input, in a fixed order.
+key_inputs() {
+	local kver
+	kver=$(sed -n 's/^\(VERSION\|PATCHLEVEL\|SUBLEVEL\) = //p' "$KSRC/Makefile" | paste -sd.)
+	echo "linux $kver variant $variant debug $debug"
+	(cd "$REPO" && sha256sum "${frags[@]#"$REPO"/}")
+	if [ "$variant" = patched ]; then
+		(cd "$REPO" && {
+			[ ! -f kernel-glue/series ] || sha256sum kernel-glue/series
+			[ ${#patches[@]} -eq 0 ] || sha256sum "${patches[@]#"$REPO"/}"
+			[ ! -e kernel-glue/apply.sh ] || sha256sum kernel-glue/apply.sh
+			[ ! -d kernel-glue/files ] ||
+				find kernel-glue/files -type f | LC_ALL=C sort | xargs -r sha256sum
+			find libklog/include libklog/src -type f | LC_ALL=C sort | xargs sha256sum
+		})
+	fi
+}
+key=$(key_inputs | sha256sum | cut -c1-16)
+out=$KCACHE/out-$key
+name=bzImage
+[ "$variant" = stock ] && name+=-stock
+[ "$debug" -eq 1 ] && name+=-debug
+dest=$REPO/build/kernel
+
+# publish - copy the image and its .config next to the repo's build dir.
+publish() {
+	mkdir -p "$dest"
+	cp "$out/arch/x86/boot/bzImage" "$dest/$name.tmp"
+	mv "$dest/$name.tmp" "$dest/$name"
+	cp "$out/.config" "$dest/$name.config"
+	msg "$dest/$name ($(stat -c %s "$dest/$name") bytes, key $key)"
+}
+
+exec 9>"$KCACHE/build.lock"
+if ! flock -n 9; then
+	msg "another kernel build is running; waiting for it"
+	flock 9
+fi
+
+if [ -f "$out/.libklog-built" ] && [ -f "$out/arch/x86/boot/bzImage" ]; then
+	msg "reusing cached $variant kernel $out (built in $(cat "$out/build-seconds" 2>/dev/null || echo '?') s)"
+	publish
+	exit 0
+fi
+
+# --- source tree -------------------------------------------------------------
+if [ "$variant" = stock ]; then
+	src=$KSRC
+else
+	src=$KCACHE/tree-$key
+	if [ ! -f "$src/.libklog-applied" ]; then
+		rm -rf "$src" "$src.tmp"
+		msg "hard-link copy of the pristine tree into $src"
+		cp -al "$KSRC" "$src.tmp"
+		if [ -x "$glue/apply.sh" ]; then
+			msg "kernel-glue/apply.sh"
+			"$glue/apply.sh" "$src.tmp" "$REPO"
+		else
+			for p in "${patches[@]}"; do
+				msg "applying ${p#"$REPO"/}"
+				patch -d "$src.tmp" -p1 --forward --batch --quiet <"$p" ||
+					die "${p#"$REPO"/} does not apply"
+			done
+			if [ -d "$glue/files" ]; then
+				msg "copying kernel-glue/files/ into the tree"
+				cp -r --remove-destination "$glue/files/." "$src.tmp/"
+			fi
+		fi
+		# Snapshot of the libklog sources the key was computed from.
+		rm -rf "$src.tmp/libklog"
+		mkdir -p "$src.tmp/libklog"
+		cp -r "$REPO/libklog/include" "$REPO/libklog/src" "$src.tmp/libklog/"
+		touch "$src.tmp/.libklog-applied"
+		mv "$src.tmp" "$src"
+	fi
+fi
+
+# --- configure and build -------------------------------------------------
+msg "configuring $out (tinyconfig + ${frags[*]##*/})"
+merge_fragments "$src" "$out" "${frags[@]}"
+require_config "$out" "${frags[@]}"
+
+msg "make -j$JOBS bzImage for $name (about 4 min on 2 cores), log: $out/build.log"
+t=$(now_s)
+if ! make -C "$src" O="$out" -j"$JOBS" KLOG_DIR="$src/libklog" bzImage >"$out/build.log" 2>&1; then
+	grep -E 'error|Error' "$out/build.log" | head -40 >&2 || true
+	tail -20 "$out/build.log" >&2
+	die "kernel build failed; full log: $out/build.log"
+fi
+secs=$(elapsed "$t")
+echo "$secs" >"$out/build-seconds"
+touch "$out/.libklog-built"
+msg "kernel build took $secs s"
+publish
