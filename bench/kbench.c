@@ -598,57 +598,113 @@ static void aggregate(struct result *res, struct runv *rv, unsigned n)
 	}
 }
 
-static struct result *measure(const char *scen, const char *param,
-			      struct job *j, const enum role *roles,
-			      eval_fn eval)
-{
-	struct result *res = result_new(scen, param, j->be);
-	unsigned max_attempts = cfg.runs * 2;
+/*
+ * A point is one (scenario, param, backend).  The points of a scenario
+ * step are measured interleaved, one run of each in turn, so that a busy
+ * moment of the shared machine hits every backend alike.
+ */
+struct point {
+	struct result *res;
+	struct job j;
+	const enum role *roles;
+	eval_fn eval;
 	struct runv rv[64];
+	unsigned n;
 	struct worker *ws;
-	unsigned n = 0;
+};
 
-	if (max_attempts > 64)
-		max_attempts = 64;
-	ws = aligned_alloc(64, sizeof(*ws) * MAX_THREADS);
-	if (!ws)
+static struct point *point_new(const char *scen, const char *param,
+			       const struct job *j, const enum role *roles,
+			       eval_fn eval)
+{
+	struct point *p = calloc(1, sizeof(*p));
+
+	if (!p)
 		die("out of memory");
-	memset(ws, 0, sizeof(*ws) * MAX_THREADS);
+	p->res = result_new(scen, param, j->be);
+	p->j = *j;
+	p->roles = roles;
+	p->eval = eval;
+	p->ws = aligned_alloc(64, sizeof(*p->ws) * MAX_THREADS);
+	if (!p->ws)
+		die("out of memory");
+	memset(p->ws, 0, sizeof(*p->ws) * MAX_THREADS);
 	for (unsigned t = 0; t < j->nthreads; t++) {
 		if (roles[t] != R_FOLLOW)
 			continue;
-		ws[t].caplag = j->dur_ns / 1000 + 4096;
-		ws[t].lag = malloc(ws[t].caplag * sizeof(uint64_t));
-		if (!ws[t].lag)
+		p->ws[t].caplag = j->dur_ns / 1000 + 4096;
+		p->ws[t].lag = malloc(p->ws[t].caplag * sizeof(uint64_t));
+		if (!p->ws[t].lag)
 			die("out of memory");
 	}
-	while (res->ok < cfg.runs && n < max_attempts) {
-		struct runv *v = &rv[n++];
+	return p;
+}
 
-		memset(v, 0, sizeof(*v));
-		v->cpu = run_once(j, ws, roles);
-		v->ok = v->cpu >= CPU_OK;
-		eval(j, ws, v);
-		cfg.attempts++;
-		if (v->ok) {
-			res->ok++;
-		} else {
-			res->rejected++;
-			cfg.rejected++;
-		}
-		if (v->ok && v->cpu < res->cpu_min)
+static bool point_done(const struct point *p)
+{
+	unsigned max_attempts = cfg.runs * 2;
+
+	if (max_attempts > 64)
+		max_attempts = 64;
+	return p->res->ok >= cfg.runs || p->n >= max_attempts;
+}
+
+static void point_once(struct point *p)
+{
+	struct result *res = p->res;
+	struct runv *v = &p->rv[p->n++];
+
+	memset(v, 0, sizeof(*v));
+	v->cpu = run_once(&p->j, p->ws, p->roles);
+	v->ok = v->cpu >= CPU_OK;
+	p->eval(&p->j, p->ws, v);
+	cfg.attempts++;
+	if (v->ok) {
+		res->ok++;
+		if (v->cpu < res->cpu_min)
 			res->cpu_min = v->cpu;
+	} else {
+		res->rejected++;
+		cfg.rejected++;
 	}
+}
+
+static void point_finish(struct point *p)
+{
+	struct result *res = p->res;
+
 	if (!res->ok) {
-		for (unsigned i = 0; i < n; i++)
-			if (rv[i].cpu < res->cpu_min)
-				res->cpu_min = rv[i].cpu;
+		for (unsigned i = 0; i < p->n; i++)
+			if (p->rv[i].cpu < res->cpu_min)
+				res->cpu_min = p->rv[i].cpu;
 	}
-	aggregate(res, rv, n);
+	aggregate(res, p->rv, p->n);
 	for (unsigned t = 0; t < MAX_THREADS; t++)
-		free(ws[t].lag);
-	free(ws);
-	return res;
+		free(p->ws[t].lag);
+	free(p->ws);
+	free(p);
+}
+
+static void progress(const struct result *r);
+
+/* Measure points round-robin until each has its runs; free them. */
+static void measure_all(struct point **ps, unsigned n)
+{
+	bool more = true;
+
+	while (more) {
+		more = false;
+		for (unsigned i = 0; i < n; i++) {
+			if (point_done(ps[i]))
+				continue;
+			point_once(ps[i]);
+			more = true;
+		}
+		if (n)
+			progress(ps[0]->res);
+	}
+	for (unsigned i = 0; i < n; i++)
+		point_finish(ps[i]);
 }
 
 static void put(struct runv *v, enum metric m, double x)
@@ -752,14 +808,12 @@ static void warm(struct job *j, uint32_t size)
 	}
 }
 
-static void progress(const char *scen, const char *param,
-		     const struct result *r)
+static void progress(const struct result *r)
 {
 	if (!isatty(STDERR_FILENO))
 		return;
-	fprintf(stderr, "\r\033[K%s %s %s: %.1f ns%s", scen, param,
-		r->be->name, r->has[M_NS] ? r->best[M_NS] : NAN,
-		r->ok ? "" : " (rejected)");
+	fprintf(stderr, "\r\033[K%s %s: %u of %u runs rejected so far",
+		r->scen, r->param, cfg.rejected, cfg.attempts);
 }
 
 static const char *size_name(uint32_t size, char *buf, size_t n)
@@ -780,10 +834,14 @@ static void scen_w1(void)
 		&bk_libklog, &bk_libklog_nolock, &bk_libklog_ns, &bk_prb,
 		&bk_spin, &bk_mutex, &bk_floor, &bk_null,
 	};
+#define NW1 (sizeof(bes) / sizeof(bes[0]))
 
 	for (unsigned s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
 		for (unsigned rs = 0; rs < 2; rs++) {
+			struct point *ps[NW1];
+			void **rg[NW1];
 			char param[24], sz[8];
+			unsigned np = 0;
 
 			if (cfg.smoke && (rs || (sizes[s] && sizes[s] != 64)))
 				continue;
@@ -794,59 +852,89 @@ static void scen_w1(void)
 			else
 				snprintf(param, sizeof(param), "mixed/%s",
 					 size_name(rings[rs], sz, sizeof(sz)));
-			for (unsigned b = 0; b < sizeof(bes) / sizeof(bes[0]);
-			     b++) {
-				const struct bk_ops *be = bes[b];
+			if (sizes[s])
+				set_fixed(sizes[s]);
+			for (unsigned b = 0; b < NW1; b++) {
 				struct job j = {
-					.be = be, .nrings = 1, .nthreads = 1,
-					.dur_ns = cfg.dur_ns,
+					.be = bes[b], .nrings = 1,
+					.nthreads = 1, .dur_ns = cfg.dur_ns,
+					.lens = sizes[s] ? lens_fixed
+							 : lens_mixed,
 				};
-				struct result *r;
 
-				if (!be_on(be))
+				if (!be_on(bes[b]))
 					continue;
-				if (sizes[s]) {
-					set_fixed(sizes[s]);
-					j.lens = lens_fixed;
-				} else {
-					j.lens = lens_mixed;
-				}
-				j.rings = make_rings(be, 1, rings[rs]);
+				j.rings = rg[np] = make_rings(bes[b], 1,
+							      rings[rs]);
 				warm(&j, rings[rs]);
-				r = measure("W1-size", param, &j, roles,
-					    eval_writers);
-				progress("W1-size", param, r);
-				free_rings(be, j.rings, 1);
+				ps[np++] = point_new("W1-size", param, &j,
+						     roles, eval_writers);
 			}
+			measure_all(ps, np);
+			for (unsigned i = 0, b = 0; b < NW1; b++)
+				if (be_on(bes[b]))
+					free_rings(bes[b], rg[i++], 1);
 		}
 	}
+}
+
+/* The six backends of every scenario, with their rings of @size. */
+struct set {
+	const struct bk_ops *be[NBACKENDS];
+	void **rings[NBACKENDS];
+	unsigned n, nrings;
+};
+
+static void set_make(struct set *st, unsigned nrings, uint32_t size,
+		     const uint16_t *tg)
+{
+	memset(st, 0, sizeof(*st));
+	st->nrings = nrings;
+	for (unsigned b = 0; b < NBACKENDS; b++) {
+		struct job j = {
+			.be = all_backends[b], .nrings = nrings,
+			.lens = lens_fixed, .targets = tg,
+		};
+
+		if (!be_on(all_backends[b]))
+			continue;
+		j.rings = make_rings(all_backends[b], nrings, size);
+		warm(&j, size);
+		st->be[st->n] = all_backends[b];
+		st->rings[st->n++] = j.rings;
+	}
+}
+
+static void set_free(struct set *st)
+{
+	for (unsigned i = 0; i < st->n; i++)
+		free_rings(st->be[i], st->rings[i], st->nrings);
 }
 
 static void scen_w2(void)
 {
 	static const enum role roles[] = { R_WRITE, R_WRITE };
+	struct point *ps[NBACKENDS];
+	struct set st;
 
 	if (cfg.ncpu < 2) {
 		fprintf(stderr, "W2-contend skipped: needs 2 cores\n");
 		return;
 	}
 	set_fixed(64);
-	for (unsigned b = 0; b < NBACKENDS; b++) {
-		const struct bk_ops *be = all_backends[b];
+	set_make(&st, 1, 128 * KiB, NULL);
+	for (unsigned i = 0; i < st.n; i++) {
 		struct job j = {
-			.be = be, .nrings = 1, .nthreads = 2,
-			.dur_ns = cfg.dur_ns, .lens = lens_fixed,
+			.be = st.be[i], .rings = st.rings[i], .nrings = 1,
+			.nthreads = 2, .dur_ns = cfg.dur_ns,
+			.lens = lens_fixed,
 		};
-		struct result *r;
 
-		if (!be_on(be))
-			continue;
-		j.rings = make_rings(be, 1, 128 * KiB);
-		warm(&j, 128 * KiB);
-		r = measure("W2-contend", "64", &j, roles, eval_writers);
-		progress("W2-contend", "64", r);
-		free_rings(be, j.rings, 1);
+		ps[i] = point_new("W2-contend", "64", &j, roles,
+				  eval_writers);
 	}
+	measure_all(ps, st.n);
+	set_free(&st);
 }
 
 static void scen_w1r1(void)
@@ -854,80 +942,95 @@ static void scen_w1r1(void)
 	static const enum role alone[] = { R_WRITE };
 	static const enum role follow[] = { R_WRITE, R_FOLLOW };
 	static const enum role paced[] = { R_PACED, R_FOLLOW };
+	struct point *ps[3 * NBACKENDS];
+	struct set st;
+	unsigned np = 0;
 
 	if (cfg.ncpu < 2) {
 		fprintf(stderr, "W1R1-follow skipped: needs 2 cores\n");
 		return;
 	}
 	set_fixed(64);
-	for (unsigned b = 0; b < NBACKENDS; b++) {
-		const struct bk_ops *be = all_backends[b];
+	set_make(&st, 1, 128 * KiB, NULL);
+	for (unsigned i = 0; i < st.n; i++) {
 		struct job j = {
-			.be = be, .nrings = 1, .nthreads = 1,
-			.dur_ns = cfg.dur_ns, .lens = lens_fixed,
+			.be = st.be[i], .rings = st.rings[i], .nrings = 1,
+			.nthreads = 1, .dur_ns = cfg.dur_ns,
+			.lens = lens_fixed,
 		};
-		struct result *ra, *rf, *rp;
 
-		if (!be_on(be))
-			continue;
-		j.rings = make_rings(be, 1, 128 * KiB);
-		warm(&j, 128 * KiB);
-		ra = measure("W1R1-follow", "64-alone", &j, alone,
-			     eval_writers);
+		ps[np++] = point_new("W1R1-follow", "64-alone", &j, alone,
+				     eval_writers);
 		j.nthreads = 2;
-		rf = measure("W1R1-follow", "64-free", &j, follow,
-			     eval_follow);
-		if (ra->has[M_NS] && rf->has[M_NS])
-			set_value(rf, M_SLOW, rf->best[M_NS] / ra->best[M_NS]);
+		ps[np++] = point_new("W1R1-follow", "64-free", &j, follow,
+				     eval_follow);
 		j.lag = true;
-		rp = measure("W1R1-follow", "64-paced1M", &j, paced,
-			     eval_follow);
-		progress("W1R1-follow", "64", rp);
-		free_rings(be, j.rings, 1);
+		ps[np++] = point_new("W1R1-follow", "64-paced1M", &j, paced,
+				     eval_follow);
 	}
+	measure_all(ps, np);
+	for (unsigned i = 0; i < st.n; i++) {
+		struct result *ra = result_find("W1R1-follow", "64-alone",
+						st.be[i]);
+		struct result *rf = result_find("W1R1-follow", "64-free",
+						st.be[i]);
+
+		if (ra && rf && ra->has[M_NS] && rf->has[M_NS])
+			set_value(rf, M_SLOW, rf->best[M_NS] / ra->best[M_NS]);
+	}
+	set_free(&st);
 }
 
 static void scen_rscan(void)
 {
 	static const enum role roles[] = { R_SCAN, R_SCAN };
 	const uint32_t size = 1 * MiB;
+	struct point *ps[2 * NBACKENDS];
+	unsigned np = 0;
+	struct set st;
 
 	set_fixed(64);
+	/* Prefilled below, not warmed. */
+	memset(&st, 0, sizeof(st));
+	st.nrings = 1;
 	for (unsigned b = 0; b < NBACKENDS; b++) {
 		const struct bk_ops *be = all_backends[b];
-		struct job j = {
-			.be = be, .nrings = 1, .dur_ns = cfg.dur_ns,
-			.lens = lens_fixed,
-		};
 		struct bk_msg m = { .caller = 999, .part = BK_WHOLE };
+		void **rings;
 
 		if (!be_on(be))
 			continue;
-		j.rings = make_rings(be, 1, size);
+		rings = make_rings(be, 1, size);
 		/* Prefill: two wraps, or up to the end for the floor. */
 		for (uint64_t i = 0; i < 2 * size / 64; i++) {
 			m.len = 64;
 			m.text = text + ((i * 61) & 1023);
 			m.ts = i;
-			if (be->full && be->full(j.rings[0], m.len))
+			if (be->full && be->full(rings[0], m.len))
 				break;
-			be->write(j.rings[0], &m);
+			be->write(rings[0], &m);
 		}
-		for (unsigned n = 1; n <= 2; n++) {
-			struct result *r;
-
-			if (n > cfg.ncpu) {
-				fprintf(stderr, "R-scan 2r skipped: needs 2 "
-					"cores\n");
-				continue;
-			}
-			j.nthreads = n;
-			r = measure("R-scan", n == 1 ? "1r" : "2r", &j, roles,
-				    eval_readers);
-			progress("R-scan", r->param, r);
-		}
-		free_rings(be, j.rings, 1);
+		st.be[st.n] = be;
+		st.rings[st.n++] = rings;
 	}
+	for (unsigned i = 0; i < st.n; i++) {
+		for (unsigned n = 1; n <= 2; n++) {
+			struct job j = {
+				.be = st.be[i], .rings = st.rings[i],
+				.nrings = 1, .nthreads = n,
+				.dur_ns = cfg.dur_ns, .lens = lens_fixed,
+			};
+
+			if (n > cfg.ncpu)
+				continue;
+			ps[np++] = point_new("R-scan", n == 1 ? "1r" : "2r",
+					     &j, roles, eval_readers);
+		}
+	}
+	if (cfg.ncpu < 2)
+		fprintf(stderr, "R-scan 2r skipped: needs 2 cores\n");
+	measure_all(ps, np);
+	set_free(&st);
 }
 
 static size_t heap_in_use(void)
@@ -964,6 +1067,8 @@ static void scen_ns(void)
 	}
 	for (unsigned n = 0; n < sizeof(ns) / sizeof(ns[0]); n++) {
 		for (unsigned hot = 0; hot < 2; hot++) {
+			struct point *ps[NBACKENDS];
+			struct set st;
 			char param[24];
 
 			if (ns[n] == 1 && hot)
@@ -983,25 +1088,21 @@ static void scen_ns(void)
 				else
 					targets[i] = 1 + rng() % (ns[n] - 1);
 			}
-			for (unsigned b = 0; b < NBACKENDS; b++) {
-				const struct bk_ops *be = all_backends[b];
+			set_make(&st, ns[n], size, targets);
+			for (unsigned i = 0; i < st.n; i++) {
 				struct job j = {
-					.be = be, .nrings = ns[n],
-					.nthreads = 1, .dur_ns = cfg.dur_ns,
+					.be = st.be[i], .rings = st.rings[i],
+					.nrings = ns[n], .nthreads = 1,
+					.dur_ns = cfg.dur_ns,
 					.lens = lens_fixed,
 					.targets = targets,
 				};
-				struct result *r;
 
-				if (!be_on(be))
-					continue;
-				j.rings = make_rings(be, ns[n], size);
-				warm(&j, size);
-				r = measure("NS-scale", param, &j, roles,
-					    eval_writers);
-				progress("NS-scale", param, r);
-				free_rings(be, j.rings, ns[n]);
+				ps[i] = point_new("NS-scale", param, &j, roles,
+						  eval_writers);
 			}
+			measure_all(ps, st.n);
+			set_free(&st);
 		}
 	}
 }
@@ -1013,26 +1114,29 @@ static void scen_cont(void)
 		&bk_libklog_ns, &bk_libklog_printk, &bk_prb, &bk_spin,
 		&bk_mutex, &bk_floor,
 	};
+	struct point *ps[6];
+	void **rg[6];
+	unsigned np = 0;
 
 	set_fixed(64);
-	for (unsigned b = 0; b < sizeof(bes) / sizeof(bes[0]); b++) {
-		const struct bk_ops *be = bes[b];
+	for (unsigned b = 0; b < 6; b++) {
 		struct job j = {
-			.be = be, .nrings = 1, .nthreads = 1,
+			.be = bes[b], .nrings = 1, .nthreads = 1,
 			.dur_ns = cfg.dur_ns, .lens = lens_fixed,
 		};
-		struct result *r;
 
-		if (!be_on(be))
+		if (!be_on(bes[b]))
 			continue;
-		j.rings = make_rings(be, 1, 128 * KiB);
+		j.rings = rg[np] = make_rings(bes[b], 1, 128 * KiB);
 		warm(&j, 128 * KiB);
-		r = measure("Cont+ts", "64", &j, roles, eval_writers);
-		progress("Cont+ts", "64", r);
-		free_rings(be, j.rings, 1);
+		ps[np++] = point_new("Cont+ts", "64", &j, roles,
+				     eval_writers);
 	}
+	measure_all(ps, np);
+	for (unsigned i = 0, b = 0; b < 6; b++)
+		if (be_on(bes[b]))
+			free_rings(bes[b], rg[i++], 1);
 }
-
 /* ------------------------------------------------------------------ */
 /* output                                                              */
 
