@@ -59,6 +59,15 @@ static void parse_expect(const uint8_t *buf, size_t len, struct expect *e)
 	e->len = (u32)(end - line);
 }
 
+static int hex(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	return -1;
+}
+
 /*
  * Undo the \xNN escapes of a /dev/kmsg text; its length.  A record cut
  * at KLOG_MESSAGE_MAX may end in a cut escape (as upstream's scnprintf
@@ -76,8 +85,10 @@ static long unescape(const char *s, size_t n, char *out)
 			out[o++] = s[i];
 			continue;
 		}
-		if (i + 3 >= n || sscanf(s + i, "\\x%02x", &v) != 1)
+		if (i + 3 >= n || s[i + 1] != 'x' || hex(s[i + 2]) < 0 ||
+		    hex(s[i + 3]) < 0)
 			break;
+		v = (unsigned int)(hex(s[i + 2]) << 4 | hex(s[i + 3]));
 		out[o++] = (char)v;
 		i += 3;
 	}
@@ -95,6 +106,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct klog_msgbuf *mb = malloc(sizeof(*mb));
 	char *scratch = malloc(KLOG_MESSAGE_MAX);
 	char *text = malloc(KLOG_MESSAGE_MAX);
+	char *line = malloc(KLOG_MESSAGE_MAX + 1);
 	struct klog_cursor cur = { 0 };
 	uint8_t conf = in_u8(&in);
 	bool exact, small = conf & 1, to_child = conf & 2;
@@ -213,11 +225,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (got == -EPIPE || got == -EINVAL)
 			continue;
 		FCHECK(got > 0 && got <= (ssize_t)count);
-		FCHECK(sscanf(r->outbuf, "%u,%llu,%llu,%c;%n", &prio, &seq,
+		/* outbuf is not NUL-terminated: parse a terminated copy. */
+		memcpy(line, r->outbuf, got);
+		line[got] = '\0';
+		FCHECK(sscanf(line, "%u,%llu,%llu,%c;%n", &prio, &seq,
 			      &usec, &flag, &off) == 4 && off > 0);
-		semi = r->outbuf + off;
-		nl = memchr(semi, '\n', r->outbuf + got - semi);
-		tl = (long)(nl ? nl - semi : r->outbuf + got - semi);
+		semi = line + off;
+		nl = memchr(semi, '\n', line + got - semi);
+		tl = (long)(nl ? nl - semi : line + got - semi);
 		/*
 		 * In a full buffer the last escapes may be cut and followed
 		 * by more bytes (upstream's scnprintf() and append_char()
@@ -257,6 +272,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	free(mb);
 	free(scratch);
 	free(text);
+	free(line);
 	klog_testing_set_clock(NULL);
 	return 0;
 }
