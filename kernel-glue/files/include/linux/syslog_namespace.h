@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Syslog namespaces: a kernel log per namespace.
+ *
+ * A task's syslog namespace lives in its nsproxy and is inherited by
+ * fork and clone.  The initial namespace's log is the kernel's own printk
+ * ringbuffer; every other namespace has a ring of its own, kept by the
+ * libklog core (kernel/printk/libklog/).  syslog(2), /dev/kmsg and
+ * /proc/kmsg act on the caller's (or the opener's) namespace.
+ */
+#ifndef _LINUX_SYSLOG_NAMESPACE_H
+#define _LINUX_SYSLOG_NAMESPACE_H
+
+#include <linux/compiler.h>
+#include <linux/errno.h>
+#include <linux/printk.h>
+#include <linux/stdarg.h>
+#include <linux/types.h>
+
+struct file;
+struct poll_table_struct;
+struct syslog_namespace;
+
+#ifdef CONFIG_SYSLOG_NS
+
+extern struct syslog_namespace init_syslog_ns;
+
+struct syslog_namespace *get_syslog_ns(struct syslog_namespace *ns);
+void put_syslog_ns(struct syslog_namespace *ns);
+struct syslog_namespace *current_syslog_ns(void);
+
+/* kernel/nsproxy.c: move current into @ns, consuming a reference. */
+int switch_syslog_ns(struct syslog_namespace *ns);
+
+__printf(2, 0)
+int ns_vprintk(struct syslog_namespace *ns, const char *fmt, va_list args);
+__printf(2, 3)
+int ns_printk(struct syslog_namespace *ns, const char *fmt, ...);
+
+/* Hooks of the syslog(2), /dev/kmsg and /proc/kmsg entry points. */
+bool syslog_ns_syslog(int type, char __user *buf, int len, int *ret);
+bool syslog_ns_devkmsg_open(struct file *file, int *ret);
+bool syslog_ns_proc_kmsg_open(struct file *file, int *ret);
+bool syslog_ns_proc_kmsg_bound(struct file *file);
+int syslog_ns_proc_kmsg_release(struct file *file);
+ssize_t syslog_ns_proc_kmsg_read(struct file *file, char __user *buf,
+				 size_t count);
+__poll_t syslog_ns_proc_kmsg_poll(struct file *file,
+				  struct poll_table_struct *wait);
+
+#else /* !CONFIG_SYSLOG_NS */
+
+static inline __printf(2, 0)
+int ns_vprintk(struct syslog_namespace *ns, const char *fmt, va_list args)
+{
+	return vprintk(fmt, args);
+}
+
+static inline __printf(2, 3)
+int ns_printk(struct syslog_namespace *ns, const char *fmt, ...)
+{
+	va_list args;
+	int ret;
+
+	va_start(args, fmt);
+	ret = vprintk(fmt, args);
+	va_end(args);
+	return ret;
+}
+
+static inline bool syslog_ns_syslog(int type, char __user *buf, int len,
+				    int *ret)
+{
+	return false;
+}
+
+static inline bool syslog_ns_devkmsg_open(struct file *file, int *ret)
+{
+	return false;
+}
+
+static inline bool syslog_ns_proc_kmsg_open(struct file *file, int *ret)
+{
+	return false;
+}
+
+static inline bool syslog_ns_proc_kmsg_bound(struct file *file)
+{
+	return false;
+}
+
+static inline int syslog_ns_proc_kmsg_release(struct file *file)
+{
+	return 0;
+}
+
+static inline ssize_t syslog_ns_proc_kmsg_read(struct file *file,
+					       char __user *buf, size_t count)
+{
+	return -EINVAL;
+}
+
+static inline __poll_t syslog_ns_proc_kmsg_poll(struct file *file,
+						struct poll_table_struct *wait)
+{
+	return 0;
+}
+
+#endif /* CONFIG_SYSLOG_NS */
+
+#endif /* _LINUX_SYSLOG_NAMESPACE_H */

@@ -1,0 +1,349 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * klogns - the in-guest helper of the syslog namespace tests.
+ *
+ * Built with "gcc -static" and run inside the QEMU guest by
+ * tests/guest/syslog_ns_tests.sh.  Every subcommand does one thing and
+ * reports it on stdout in a form the shell can compare:
+ *
+ *   klogns exec [-u UID] [-U] [-n] [-t TAG] [-s SIZE] -- CMD [ARG...]
+ *       -u UID  drop to uid/gid UID (no supplementary groups) first
+ *       -U      unshare(CLONE_NEWUSER) and map uid/gid 0 to the old ones
+ *       -n      syslog(SYSLOG_ACTION_NEW_NS, TAG, SIZE): a new syslog
+ *               namespace, which the command then runs in
+ *       then execvp(CMD).  A failing step prints "klogns: STEP: ERRNO"
+ *       on stderr and exits with 100 + errno.
+ *   klogns rc ACTION [LEN]      syslog(ACTION, NULL, LEN) (a scratch
+ *                               buffer for reads): prints the result, or
+ *                               the errno name (EPERM, EINVAL, ...)
+ *   klogns read ACTION LEN      syslog(ACTION, buf, LEN): prints the text
+ *   klogns newns TAG|- SIZE     syslog(11, TAG, SIZE): prints 0 or errno
+ *   klogns kmsg [FD]            every /dev/kmsg record readable now (from
+ *                               FD if given, else a fresh open), one per
+ *                               line; "EPIPE" for a loss
+ *   klogns proc-kmsg            what /proc/kmsg has now (nonblocking)
+ *   klogns hold TEXT            open /dev/kmsg, write TEXT, move into a
+ *                               new syslog namespace, then read the old
+ *                               one through the open file: prints its
+ *                               records
+ *   klogns poll FD              poll() bits of FD: IN, PRI, ERR, RDNORM
+ *   klogns churn N              N times: a new syslog namespace with an
+ *                               open /dev/kmsg and /proc/kmsg, in a child
+ *                               process; prints "done N"
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <poll.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/klog.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define SYSLOG_ACTION_NEW_NS 11
+
+static const char *errname(int e)
+{
+	switch (e) {
+	case EPERM: return "EPERM";
+	case EINVAL: return "EINVAL";
+	case EFAULT: return "EFAULT";
+	case ENOMEM: return "ENOMEM";
+	case ENOSPC: return "ENOSPC";
+	case EAGAIN: return "EAGAIN";
+	case EPIPE: return "EPIPE";
+	case EBADF: return "EBADF";
+	case ESPIPE: return "ESPIPE";
+	case ENOENT: return "ENOENT";
+	default: return NULL;
+	}
+}
+
+static void print_err(int e)
+{
+	const char *n = errname(e);
+
+	if (n)
+		printf("%s\n", n);
+	else
+		printf("E%d\n", e);
+}
+
+/* The raw system call: glibc's klogctl() takes no tag pointer. */
+static long sys_syslog(int type, const char *buf, long len)
+{
+	return syscall(SYS_syslog, type, buf, len);
+}
+
+static void die(const char *step, int code)
+{
+	int e = errno;
+
+	fprintf(stderr, "klogns: %s: %s\n", step, errname(e) ? errname(e) :
+		strerror(e));
+	exit(code ? code : 100 + e);
+}
+
+static void write_file(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY);
+
+	if (fd < 0 || write(fd, text, strlen(text)) != (ssize_t)strlen(text))
+		die(path, 0);
+	close(fd);
+}
+
+static int cmd_exec(int argc, char **argv)
+{
+	const char *tag = NULL;
+	long size = 0;
+	int uid = -1, userns = 0, newns = 0, opt;
+	char map[64];
+
+	while ((opt = getopt(argc, argv, "+u:Unt:s:")) != -1) {
+		switch (opt) {
+		case 'u': uid = atoi(optarg); break;
+		case 'U': userns = 1; break;
+		case 'n': newns = 1; break;
+		case 't': tag = optarg; break;
+		case 's': size = atol(optarg); break;
+		default: return 2;
+		}
+	}
+	if (optind >= argc)
+		return 2;
+	if (uid >= 0) {
+		if (setgroups(0, NULL) || setgid(uid) || setuid(uid))
+			die("setuid", 0);
+		/* setuid() made us non-dumpable: /proc/self would be root's */
+		if (prctl(PR_SET_DUMPABLE, 1, 0, 0, 0))
+			die("prctl(PR_SET_DUMPABLE)", 0);
+	}
+	if (userns) {
+		uid_t u = getuid();
+		gid_t g = getgid();
+
+		if (unshare(CLONE_NEWUSER))
+			die("unshare(CLONE_NEWUSER)", 0);
+		write_file("/proc/self/setgroups", "deny");
+		snprintf(map, sizeof(map), "0 %u 1\n", (unsigned int)u);
+		write_file("/proc/self/uid_map", map);
+		snprintf(map, sizeof(map), "0 %u 1\n", (unsigned int)g);
+		write_file("/proc/self/gid_map", map);
+	}
+	if (newns && sys_syslog(SYSLOG_ACTION_NEW_NS, tag, size))
+		die("syslog(SYSLOG_ACTION_NEW_NS)", 0);
+	execvp(argv[optind], argv + optind);
+	die(argv[optind], 127);
+	return 127;
+}
+
+static int cmd_rc(int argc, char **argv)
+{
+	static char buf[1 << 20];
+	long len, ret;
+	int type;
+
+	if (argc < 2)
+		return 2;
+	type = atoi(argv[1]);
+	len = argc > 2 ? atol(argv[2]) : 0;
+	ret = sys_syslog(type, (type >= 2 && type <= 4) ? buf : NULL, len);
+	if (ret < 0)
+		print_err(errno);
+	else
+		printf("%ld\n", ret);
+	return 0;
+}
+
+static int cmd_read(int argc, char **argv)
+{
+	static char buf[1 << 20];
+	long len, ret;
+
+	if (argc < 3)
+		return 2;
+	len = atol(argv[2]);
+	if (len > (long)sizeof(buf))
+		len = sizeof(buf);
+	ret = sys_syslog(atoi(argv[1]), buf, len);
+	if (ret < 0) {
+		print_err(errno);
+		return 1;
+	}
+	fwrite(buf, 1, ret, stdout);
+	return 0;
+}
+
+static int cmd_newns(int argc, char **argv)
+{
+	const char *tag;
+
+	if (argc < 3)
+		return 2;
+	tag = strcmp(argv[1], "-") ? argv[1] : NULL;
+	if (sys_syslog(SYSLOG_ACTION_NEW_NS, tag, atol(argv[2])))
+		print_err(errno);
+	else
+		printf("0\n");
+	return 0;
+}
+
+/* Every record readable now from @fd, one line each (text up to '\n'). */
+static void dump_kmsg(int fd)
+{
+	char buf[8192];
+	ssize_t n;
+
+	for (;;) {
+		n = read(fd, buf, sizeof(buf) - 1);
+		if (n < 0 && errno == EPIPE) {
+			printf("EPIPE\n");
+			continue;
+		}
+		if (n <= 0)
+			break;
+		buf[n] = '\0';
+		fputs(buf, stdout);
+	}
+}
+
+static int cmd_kmsg(int argc, char **argv)
+{
+	int fd;
+
+	if (argc > 1) {
+		fd = atoi(argv[1]);
+		if (fcntl(fd, F_SETFL, O_NONBLOCK))
+			die("fcntl", 1);
+	} else {
+		fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK);
+		if (fd < 0) {
+			print_err(errno);
+			return 1;
+		}
+	}
+	dump_kmsg(fd);
+	return 0;
+}
+
+static int cmd_proc_kmsg(void)
+{
+	char buf[8192];
+	ssize_t n;
+	int fd;
+
+	fd = open("/proc/kmsg", O_RDONLY | O_NONBLOCK);
+	if (fd < 0) {
+		print_err(errno);
+		return 1;
+	}
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		fwrite(buf, 1, n, stdout);
+	if (n < 0 && errno != EAGAIN)
+		print_err(errno);
+	close(fd);
+	return 0;
+}
+
+static int cmd_hold(int argc, char **argv)
+{
+	int fd;
+
+	if (argc < 2)
+		return 2;
+	fd = open("/dev/kmsg", O_RDWR | O_NONBLOCK);
+	if (fd < 0)
+		die("open /dev/kmsg", 1);
+	if (write(fd, argv[1], strlen(argv[1])) < 0)
+		die("write /dev/kmsg", 1);
+	/* Leave the namespace: only the open file still refers to it. */
+	if (sys_syslog(SYSLOG_ACTION_NEW_NS, "other", 0))
+		die("syslog(SYSLOG_ACTION_NEW_NS)", 1);
+	dump_kmsg(fd);
+	close(fd);
+	return 0;
+}
+
+static int cmd_poll(int argc, char **argv)
+{
+	struct pollfd p = { .events = POLLIN | POLLPRI | POLLRDNORM };
+
+	if (argc < 2)
+		return 2;
+	p.fd = atoi(argv[1]);
+	if (poll(&p, 1, 0) < 0)
+		die("poll", 1);
+	printf("%s%s%s%s\n", p.revents & POLLIN ? "IN " : "",
+	       p.revents & POLLPRI ? "PRI " : "",
+	       p.revents & POLLERR ? "ERR " : "",
+	       p.revents & POLLRDNORM ? "RDNORM" : "");
+	return 0;
+}
+
+static int cmd_churn(int argc, char **argv)
+{
+	int i, n = argc > 1 ? atoi(argv[1]) : 100, status;
+	pid_t pid;
+
+	for (i = 0; i < n; i++) {
+		pid = fork();
+		if (pid < 0)
+			die("fork", 1);
+		if (!pid) {
+			int a, b;
+
+			if (sys_syslog(SYSLOG_ACTION_NEW_NS, NULL, 4096))
+				_exit(1);
+			a = open("/dev/kmsg", O_RDWR);
+			b = open("/proc/kmsg", O_RDONLY | O_NONBLOCK);
+			if (a < 0 || b < 0 || write(a, "<6>churn\n", 9) != 9)
+				_exit(2);
+			/* exit with both files open: the last put is fput's */
+			_exit(0);
+		}
+		if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+		    WEXITSTATUS(status)) {
+			printf("failed at %d\n", i);
+			return 1;
+		}
+	}
+	printf("done %d\n", n);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		fprintf(stderr, "usage: klogns exec|rc|read|newns|kmsg|proc-kmsg|hold|poll|churn ...\n");
+		return 2;
+	}
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (!strcmp(argv[1], "exec"))
+		return cmd_exec(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "rc"))
+		return cmd_rc(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "read"))
+		return cmd_read(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "newns"))
+		return cmd_newns(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "kmsg"))
+		return cmd_kmsg(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "proc-kmsg"))
+		return cmd_proc_kmsg();
+	if (!strcmp(argv[1], "hold"))
+		return cmd_hold(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "poll"))
+		return cmd_poll(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "churn"))
+		return cmd_churn(argc - 1, argv + 1);
+	fprintf(stderr, "klogns: unknown command %s\n", argv[1]);
+	return 2;
+}

@@ -1,0 +1,229 @@
+#!/bin/sh
+# tests/guest/syslog_ns_tests.sh - in-guest tests of syslog namespaces.
+#
+# Runs inside the QEMU guest (busybox sh, as root in the initial
+# namespaces) with the static helper "klogns" (tests/guest/klogns.c) in
+# PATH.  Prints TAP lines ("ok N - ...", "not ok N - ...") and a final
+# "N passed, N failed" line; exits non-zero if anything failed.
+#
+# Conventions: "host" is a process that never created a syslog namespace;
+# "child" runs under "klogns exec -n" (a new syslog namespace), "user
+# child" under "klogns exec -u 1000 -U -n" (uid 1000, its own user
+# namespace, then a syslog namespace owned by it).
+
+PASS=0
+FAIL=0
+N=0
+T=/tmp/syslogns
+mkdir -p $T
+
+ok() {
+	N=$((N + 1))
+	PASS=$((PASS + 1))
+	echo "ok $N - $1"
+}
+
+not_ok() {
+	N=$((N + 1))
+	FAIL=$((FAIL + 1))
+	echo "not ok $N - $1"
+	shift
+	for line in "$@"; do
+		echo "#   $line"
+	done
+}
+
+# check DESCRIPTION COMMAND...: the command's exit status decides.
+check() {
+	desc=$1
+	shift
+	if "$@" >$T/check.out 2>&1; then
+		ok "$desc"
+	else
+		not_ok "$desc" "command: $*" "$(head -5 $T/check.out)"
+	fi
+}
+
+# expect DESCRIPTION WANTED COMMAND...: the command's stdout must be WANTED.
+expect() {
+	desc=$1
+	want=$2
+	shift 2
+	got=$("$@" 2>$T/expect.err)
+	if [ "$got" = "$want" ]; then
+		ok "$desc"
+	else
+		not_ok "$desc" "command: $*" "wanted: $want" "got: $got" \
+			"$(head -3 $T/expect.err)"
+	fi
+}
+
+has() { grep -q -- "$1" "$2"; }
+hasnt() { ! grep -q -- "$1" "$2"; }
+
+# Unique markers: nothing else in any log contains them.
+MARK=m$$
+HOST1="HOSTONE-$MARK"
+HOST2="HOSTTWO-$MARK"
+
+# The kernel is booted without printk.devkmsg= so that the mode can be
+# switched here: "on" except for the ratelimit test.
+echo on >/proc/sys/kernel/printk_devkmsg
+echo "<6>$HOST1" >/dev/kmsg
+# devtmpfs makes /dev/kmsg 0644 root: let unprivileged users write it, as
+# an administrator who hands the log to containers would.
+chmod 0666 /dev/kmsg
+
+# --- creation and isolation ----------------------------------------------
+klogns exec -n -t c1 -- sh -c \
+	"echo '<6>CHILDONE-$MARK' >/dev/kmsg; busybox dmesg" >$T/c1.dmesg 2>&1
+check "child: busybox dmesg shows the child's record" has "CHILDONE-$MARK" $T/c1.dmesg
+check "child: busybox dmesg does not show the host's record" hasnt "$HOST1" $T/c1.dmesg
+expect "child: its log holds exactly one record" 1 sh -c "grep -c . $T/c1.dmesg"
+busybox dmesg >$T/host.dmesg
+check "host: dmesg does not show the child's record" hasnt "CHILDONE-$MARK" $T/host.dmesg
+check "host: dmesg still shows the host's record" has "$HOST1" $T/host.dmesg
+
+# Root in a new user namespace (uid_map "0 0 1"), then syslog(11, "c1", 0).
+klogns exec -U -n -t c1 -- sh -c \
+	"echo '<6>USERNS-$MARK' >/dev/kmsg; busybox dmesg" >$T/un.out 2>&1
+check "user namespace + syslog(11, \"c1\", 0): dmesg shows the child's record" has "USERNS-$MARK" $T/un.out
+check "user namespace child: dmesg does not show the host's record" hasnt "$HOST1" $T/un.out
+busybox dmesg >$T/host.dmesg
+check "host: does not see the user namespace child's record" hasnt "USERNS-$MARK" $T/host.dmesg
+
+# An unprivileged user: its own user namespace, then a syslog namespace.
+klogns exec -u 1000 -U -n -t u1 -- sh -c \
+	"echo '<5>USERONE-$MARK' >/dev/kmsg; busybox dmesg; klogns rc 10" \
+	>$T/u1.out 2>&1
+check "user child: creates a syslog namespace and reads its own log" has "USERONE-$MARK" $T/u1.out
+check "user child: does not see the host's record" hasnt "$HOST1" $T/u1.out
+check "user child: default ring size is 65536" has "^65536$" $T/u1.out
+busybox dmesg >$T/host.dmesg
+check "host: does not see the user child's record" hasnt "USERONE-$MARK" $T/host.dmesg
+expect "unprivileged, no user namespace: SYSLOG_ACTION_NEW_NS is EPERM" EPERM \
+	klogns exec -u 1000 -- klogns newns - 0
+
+# --- destructive reads in a child leave the host alone ------------------
+# Drain the host's syslog cursor, then give it exactly one unread record.
+unread=$(klogns rc 9)
+[ "$unread" -gt 0 ] 2>/dev/null && klogns read 2 "$unread" >/dev/null
+echo "<6>$HOST2" >/dev/kmsg
+before=$(klogns rc 9)
+klogns exec -n -- sh -c "echo '<6>CHILDREAD-$MARK' >/dev/kmsg;
+	klogns read 2 4096; klogns proc-kmsg; busybox dmesg -c; busybox dmesg -C;
+	echo after-clear; busybox dmesg" >$T/c2.out 2>&1
+check "child: syslog(SYSLOG_ACTION_READ) returns the child's record" has "CHILDREAD-$MARK" $T/c2.out
+check "child: the destructive read shows no host record" hasnt "$HOST2" $T/c2.out
+expect "child: after dmesg -c and -C, dmesg shows nothing" after-clear \
+	sed -n '/after-clear/,$p' $T/c2.out
+expect "host: SIZE_UNREAD unchanged by the child's reads" "$before" klogns rc 9
+klogns read 2 65536 >$T/host.read
+check "host: its syslog READ still returns its unread record" has "$HOST2" $T/host.read
+busybox dmesg >$T/host.dmesg
+check "host: clear point untouched by the child's dmesg -C" has "$HOST1" $T/host.dmesg
+
+# --- syslog(2) actions and arguments -------------------------------------
+expect "child: SIZE_BUFFER of a 4096-byte ring" 4096 klogns exec -n -s 4096 -- klogns rc 10
+expect "child: a 3000-byte request is rounded up to 4096" 4096 klogns exec -n -s 3000 -- klogns rc 10
+expect "child: a 100000-byte request is rounded up to 131072" 131072 klogns exec -n -s 100000 -- klogns rc 10
+expect "NEW_NS: a size above the maximum is EINVAL" EINVAL klogns newns - 2097152
+expect "NEW_NS: a negative size is EINVAL" EINVAL klogns newns - -1
+expect "NEW_NS: a 32-byte tag is EINVAL" EINVAL klogns newns 0123456789abcdef0123456789abcdef 0
+expect "NEW_NS: a tag with a space is EINVAL" EINVAL klogns newns "a b" 0
+expect "NEW_NS: a 31-byte tag is fine" 0 klogns newns 0123456789abcdef0123456789abcde 0
+expect "child: SIZE_UNREAD of an empty log is 0" 0 klogns exec -n -- klogns rc 9
+expect "child, no CAP_SYSLOG over the owner: READ is EPERM" EPERM \
+	klogns exec -n -- klogns exec -u 1000 -- klogns rc 2 100
+expect "child, no CAP_SYSLOG: the permission check comes before the length check" EPERM \
+	klogns exec -n -- klogns exec -u 1000 -- klogns rc 2 -1
+expect "child, no CAP_SYSLOG: READ_ALL is allowed (dmesg_restrict=0)" 0 \
+	klogns exec -n -- klogns exec -u 1000 -- klogns rc 3 100
+expect "child, no CAP_SYSLOG: CLEAR is EPERM" EPERM \
+	klogns exec -n -- klogns exec -u 1000 -- klogns rc 5
+expect "child with CAP_SYSLOG: READ with a negative length is EINVAL" EINVAL \
+	klogns exec -n -- klogns rc 2 -1
+expect "user child: console level (action 8) needs the initial namespace: EPERM" EPERM \
+	klogns exec -u 1000 -U -n -- klogns rc 8 4
+level=$(cut -f1 /proc/sys/kernel/printk)
+expect "root child: console level acts on the global console" 0 \
+	klogns exec -n -- klogns rc 8 "$level"
+expect "user child: CONSOLE_OFF is EPERM" EPERM klogns exec -u 1000 -U -n -- klogns rc 6
+expect "unknown action 12 in a user child is EINVAL" EINVAL klogns exec -u 1000 -U -n -- klogns rc 12
+
+# --- nesting and siblings ----------------------------------------------
+klogns exec -n -t P -- sh -c "
+	klogns exec -n -t A -- sh -c 'echo \"<6>SIBA-$MARK\" >/dev/kmsg; busybox dmesg' >$T/a.out
+	klogns exec -n -t B -- sh -c 'echo \"<6>SIBB-$MARK\" >/dev/kmsg; busybox dmesg' >$T/b.out
+	echo '<6>PARENT-$MARK' >/dev/kmsg
+	busybox dmesg" >$T/p.out 2>&1
+check "sibling A sees its record" has "SIBA-$MARK" $T/a.out
+check "sibling A does not see sibling B's" hasnt "SIBB-$MARK" $T/a.out
+check "sibling B does not see sibling A's" hasnt "SIBA-$MARK" $T/b.out
+check "sibling A does not see the parent's" hasnt "PARENT-$MARK" $T/a.out
+check "the parent sees its own record" has "PARENT-$MARK" $T/p.out
+check "user writes in children do not reach the parent (policy 1)" hasnt "SIB" $T/p.out
+
+# --- /dev/kmsg and /proc/kmsg ------------------------------------------
+klogns exec -n -- sh -c "echo '<6>KMSGA' >/dev/kmsg; echo '<13>KMSGB' >/dev/kmsg; echo 'KMSGC' >/dev/kmsg; klogns kmsg" >$T/k.out 2>&1
+expect "child /dev/kmsg: first record, sequence 0, LOG_USER facility" "14,0,KMSGA" \
+	sh -c "sed -n '1s/^\([0-9]*,[0-9]*\),[0-9]*,[-c];/\1,/p' $T/k.out"
+expect "child /dev/kmsg: second record keeps <13>" "13,1,KMSGB" \
+	sh -c "sed -n '2s/^\([0-9]*,[0-9]*\),[0-9]*,[-c];/\1,/p' $T/k.out"
+expect "child /dev/kmsg: no prefix means LOG_USER and the default level" "12,2,KMSGC" \
+	sh -c "sed -n '3s/^\([0-9]*,[0-9]*\),[0-9]*,[-c];/\1,/p' $T/k.out"
+klogns exec -n -- sh -c "echo '<6>PROCK-$MARK' >/dev/kmsg; klogns proc-kmsg; echo second; klogns proc-kmsg" >$T/pk.out 2>&1
+check "child /proc/kmsg: reads the child's record in syslog format" has "^<14>\[ *[0-9]*\.[0-9]*\] PROCK-$MARK" $T/pk.out
+expect "child /proc/kmsg: the read was destructive" second sed -n '/second/,$p' $T/pk.out
+klogns exec -n -- klogns hold "<6>HELD-$MARK" >$T/hold.out 2>&1
+check "an open /dev/kmsg keeps its namespace after its last task left" has "HELD-$MARK" $T/hold.out
+exec 3</dev/kmsg
+klogns exec -n -- klogns kmsg 3 >$T/fd3.out 2>&1
+exec 3<&-
+check "a /dev/kmsg opened in the host reads the host log inside a child" has "$HOST1" $T/fd3.out
+klogns exec -n -- sh -c "exec 4</dev/kmsg; klogns poll 4; echo '<6>P' >/dev/kmsg; klogns poll 4" >$T/poll.out 2>&1
+expect "child /dev/kmsg poll: empty, then readable" "$(printf '\nIN RDNORM')" cat $T/poll.out
+klogns exec -n -s 4096 -- sh -c "exec 4</dev/kmsg; i=0; while [ \$i -lt 200 ]; do echo \"<6>flood \$i\" >/dev/kmsg; i=\$((i+1)); done; klogns poll 4; klogns kmsg 4 | head -1" >$T/loss.out 2>&1
+expect "child /dev/kmsg: a reader that fell behind gets POLLERR|POLLPRI, then EPIPE" \
+	"$(printf 'IN PRI ERR RDNORM\nEPIPE')" cat $T/loss.out
+
+# --- /dev/kmsg write ratelimit, and a kernel-originated note going up ----
+echo ratelimit >/proc/sys/kernel/printk_devkmsg
+klogns exec -n -t rl -- sh -c "
+	i=0
+	while [ \$i -lt 15 ]; do
+		echo \"<6>RL\$i-$MARK\" >/dev/kmsg
+		i=\$((i + 1))
+	done
+	sleep 6
+	echo '<6>RLAFTER-$MARK' >/dev/kmsg
+	busybox dmesg" >$T/rl.out 2>&1
+echo on >/proc/sys/kernel/printk_devkmsg
+expect "ratelimit: 15 writes through 15 opens store 10 (per namespace)" 10 \
+	sh -c "grep -c 'RL[0-9]*-$MARK' $T/rl.out"
+check "ratelimit: the child's log reports 5 suppressed lines" \
+	has "sh: 5 output lines suppressed due to ratelimiting" $T/rl.out
+check "ratelimit: the write after the window is stored" has "RLAFTER-$MARK" $T/rl.out
+busybox dmesg >$T/host.dmesg
+check "the kernel-originated note is copied to the host log as [rl] ..." \
+	has "\[rl\] sh: 5 output lines suppressed due to ratelimiting" $T/host.dmesg
+check "the child's own writes are not copied to the host" hasnt "RL1-$MARK" $T/host.dmesg
+
+# --- dmesg_restrict ------------------------------------------------------
+echo 1 >/proc/sys/kernel/dmesg_restrict
+expect "dmesg_restrict=1: unprivileged host process is denied the host log" EPERM \
+	klogns exec -u 1000 -- klogns rc 3 100
+klogns exec -u 1000 -U -n -- sh -c "echo '<6>RESTR-$MARK' >/dev/kmsg; busybox dmesg" >$T/r.out 2>&1
+check "dmesg_restrict=1: a user child still reads its own log" has "RESTR-$MARK" $T/r.out
+expect "dmesg_restrict=1 is inherited: a child's READ_ALL needs CAP_SYSLOG" EPERM \
+	klogns exec -n -- klogns exec -u 1000 -- klogns rc 3 100
+echo 0 >/proc/sys/kernel/dmesg_restrict
+
+# --- lifetime ------------------------------------------------------------
+expect "200 namespaces with open files created and freed" "done 200" klogns churn 200
+busybox dmesg >$T/host.dmesg
+check "host log has no warning, BUG or lockdep report" sh -c \
+	"! grep -E 'WARNING|BUG|lockdep|KASAN|kmemleak|refcount_t|Call Trace' $T/host.dmesg"
+
+echo "$PASS passed, $FAIL failed"
+[ "$FAIL" -eq 0 ]
