@@ -1,6 +1,6 @@
 #!/bin/bash
-# qemu/build-kernel.sh [stock|patched] [debug] - build (or reuse) the guest
-# kernel's bzImage.
+# qemu/build-kernel.sh [stock|patched] [debug] [config-only] - build (or
+# reuse) the guest kernel's bzImage.
 #
 #   stock    Debian's linux-source-6.12 as shipped, for the golden
 #            transcripts; leaves build/kernel/bzImage-stock.
@@ -8,6 +8,8 @@
 #            build/kernel/bzImage.
 #   debug    also merge qemu/config/debug.config (lockdep, KASAN,
 #            kmemleak); the image name gets a "-debug" suffix.
+#   config-only  prepare the tree and the checked .config, then stop
+#            (no compilation; for trying out patches and fragments).
 #
 # Configuration: tinyconfig + qemu/config/base.config (+ debug.config)
 # (+ for patched: every kernel-glue/*.config), then olddefconfig; every
@@ -17,13 +19,14 @@
 # Patched tree: $KCACHE/tree-<key>, a hard-link copy of the pristine tree
 # ($KCACHE/linux-source-6.12, never modified: GNU patch and cp
 # --remove-destination replace files instead of writing through the links)
-# with
+# prepared by kernel-glue/apply.sh when it exists (called as
+# "kernel-glue/apply.sh TREE REPO"; it copies libklog and kernel-glue/files
+# and applies the series).  Without apply.sh the fallback is:
 #   - the patches listed in kernel-glue/series applied with patch -p1,
 #   - kernel-glue/files/ copied over the tree (if present),
-#   - a snapshot of libklog/include and libklog/src at <tree>/libklog/;
-#     the build gets KLOG_DIR=<tree>/libklog on the make command line.
-# If kernel-glue/apply.sh exists it replaces the two first steps and is
-# called as "kernel-glue/apply.sh TREE REPO".
+#   - a snapshot of libklog/include and libklog/src at <tree>/libklog/.
+# The build gets KLOG_DIR=<tree>/libklog on the make command line either way
+# (unused when apply.sh put the sources elsewhere).
 # The stock build needs no copy: it uses the pristine tree with O=.
 #
 # Cache: $KCACHE/out-<key>/ (object dir, bzImage, build log, timing), key =
@@ -34,13 +37,14 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-variant=patched debug=0
+variant=patched debug=0 config_only=0
 for a in "$@"; do
 	case $a in
 	stock|patched) variant=$a ;;
 	debug) debug=1 ;;
+	config-only) config_only=1 ;;
 	-h|--help) sed -n '2,/^set -e/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
-	*) die "usage: $0 [stock|patched] [debug]" ;;
+	*) die "usage: $0 [stock|patched] [debug] [config-only]" ;;
 	esac
 done
 
@@ -129,18 +133,18 @@ else
 		else
 			for p in "${patches[@]}"; do
 				msg "applying ${p#"$REPO"/}"
-				patch -d "$src.tmp" -p1 --forward --batch --quiet <"$p" ||
+				patch -d "$src.tmp" -p1 --fuzz=0 --forward --batch --quiet \
+					--no-backup-if-mismatch <"$p" ||
 					die "${p#"$REPO"/} does not apply"
 			done
 			if [ -d "$glue/files" ]; then
 				msg "copying kernel-glue/files/ into the tree"
 				cp -r --remove-destination "$glue/files/." "$src.tmp/"
 			fi
+			# Snapshot of the libklog sources the key was computed from.
+			mkdir -p "$src.tmp/libklog"
+			cp -r "$REPO/libklog/include" "$REPO/libklog/src" "$src.tmp/libklog/"
 		fi
-		# Snapshot of the libklog sources the key was computed from.
-		rm -rf "$src.tmp/libklog"
-		mkdir -p "$src.tmp/libklog"
-		cp -r "$REPO/libklog/include" "$REPO/libklog/src" "$src.tmp/libklog/"
 		touch "$src.tmp/.libklog-applied"
 		mv "$src.tmp" "$src"
 	fi
@@ -150,6 +154,10 @@ fi
 msg "configuring $out (tinyconfig + ${frags[*]##*/})"
 merge_fragments "$src" "$out" "${frags[@]}"
 require_config "$out" "${frags[@]}"
+if [ "$config_only" -eq 1 ]; then
+	msg "config-only: tree $src, configuration $out/.config checked"
+	exit 0
+fi
 
 msg "make -j$JOBS bzImage for $name (about 4 min on 2 cores), log: $out/build.log"
 t=$(now_s)

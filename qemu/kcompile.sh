@@ -15,9 +15,10 @@
 #     loudly naming the files that did not compile.
 #
 # Environment: KCACHE (default ~/.cache/libklog), KTARBALL, JOBS (see lib.sh),
-# KCOMPILE_EXTRA_CONFIG: an extra fragment to merge (e.g.
-# qemu/config/debug.config to compile with lockdep and friends; it gets its
-# own object directory).
+# KCOMPILE_EXTRA_CONFIG: space-separated extra fragments to merge, e.g.
+# "qemu/config/base.config qemu/config/debug.config" to compile with lockdep,
+# KASAN and friends (debug.config needs base.config); such a build gets its
+# own object directory.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -36,7 +37,9 @@ CONFIG_PRINTK=y
 FRAG
 frags+=("$fragdir/kcompile.config")
 if [ -n "${KCOMPILE_EXTRA_CONFIG:-}" ]; then
-	frags+=("$(realpath "$KCOMPILE_EXTRA_CONFIG")")
+	for f in $KCOMPILE_EXTRA_CONFIG; do
+		frags+=("$(realpath "$f")")
+	done
 	obj=$KCACHE/kcompile-obj-$(cat "${frags[@]}" | sha256sum | cut -c1-12)
 fi
 # The stamp records the fragments' hash: a changed fragment reconfigures.

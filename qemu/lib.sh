@@ -1,3 +1,4 @@
+# shellcheck shell=bash disable=SC2034
 # qemu/lib.sh - helpers shared by the qemu/ scripts.  Source it, do not run it.
 #
 # Environment:
@@ -66,7 +67,7 @@ require_config() {
 			if [[ $line =~ ^(CONFIG_[A-Za-z0-9_]+)=(.*)$ ]]; then
 				sym=${BASH_REMATCH[1]} val=${BASH_REMATCH[2]}
 				if ! grep -qxF "$sym=$val" "$obj/.config"; then
-					got=$(grep -E "^(# )?$sym[= ]" "$obj/.config" || echo absent)
+					got=$(grep -E "^(# )?${sym}[= ]" "$obj/.config" || echo absent)
 					if [ "$optional" -eq 1 ]; then
 						msg "note: optional $sym=$val not set ($got)"
 					else
@@ -77,7 +78,7 @@ require_config() {
 			elif [[ $line =~ ^#\ (CONFIG_[A-Za-z0-9_]+)\ is\ not\ set ]]; then
 				sym=${BASH_REMATCH[1]}
 				if grep -q "^$sym=" "$obj/.config"; then
-					msg "config: wanted $sym unset, got: $(grep "^$sym=" "$obj/.config")"
+					msg "config: wanted $sym unset, got: $(grep "^${sym}=" "$obj/.config")"
 					bad=1
 				fi
 			fi
