@@ -87,7 +87,7 @@ kvm_usable() {
 	[ -r /dev/kvm ] && [ -w /dev/kvm ] || return 1
 	local id cache
 	id=$(cat /proc/sys/kernel/random/boot_id 2>/dev/null || echo noboot)
-	cache=$KCACHE/kvm-probe-$(cat "$kernel" "$initrd" | sha256sum | cut -c1-16)-$id
+	cache=$KCACHE/kvm-probe-$(sha256sum <"$kernel" | cut -c1-16)-$id
 	if [ ! -f "$cache" ]; then
 		mkdir -p "$KCACHE"
 		if timeout -k 2 20 "${base[@]}" -enable-kvm -cpu host \
