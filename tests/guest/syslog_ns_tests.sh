@@ -82,6 +82,13 @@ check "child: busybox dmesg does not show the host's record" hasnt "$HOST1" $T/c
 expect "child: its log holds exactly one record" 1 sh -c "grep -c . $T/c1.dmesg"
 busybox dmesg >$T/host.dmesg
 check "host: dmesg does not show the child's record" hasnt "CHILDONE-$MARK" $T/host.dmesg
+# util-linux dmesg: /dev/kmsg (SEEK_DATA, nonblocking reads) and -S (syslog)
+klogns exec -n -- sh -c "echo '<6>UTIL-$MARK' >/dev/kmsg; /usr/bin/dmesg; echo syslog:; /usr/bin/dmesg -S" >$T/util.out 2>&1
+check "child: util-linux dmesg (/dev/kmsg) shows the child's record" sh -c \
+	"sed -n '1,/^syslog:/p' $T/util.out | grep -q 'UTIL-$MARK'"
+check "child: util-linux dmesg -S (syslog) shows the child's record" sh -c \
+	"sed -n '/^syslog:/,\$p' $T/util.out | grep -q 'UTIL-$MARK'"
+check "child: util-linux dmesg shows no host record" hasnt "$HOST1" $T/util.out
 check "host: dmesg still shows the host's record" has "$HOST1" $T/host.dmesg
 
 # Root in a new user namespace (uid_map "0 0 1"), then syslog(11, "c1", 0).
