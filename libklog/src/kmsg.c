@@ -168,7 +168,7 @@ ssize_t klog_kmsg_write(struct klog_kmsg *f, const char *buf, size_t len,
 			ns->stats.dropped_ratelimit++;
 		kl_unlock_irqrestore(&ns->lock, flags);
 		if (missed)
-			klog_ns_printk(ns, "\0014%s: %u output lines suppressed due to ratelimiting\n",
+			klog_ns_printk(ns, "\0014printk: %s: %u output lines suppressed due to ratelimiting\n",
 				       comm ? comm : "kmsg", missed);
 		if (!ok)
 			return len;
@@ -221,6 +221,9 @@ s64 klog_kmsg_seek(struct klog_kmsg *f, s64 offset, int whence)
 	kl_irqflags_t flags;
 	s64 ret = 0;
 
+	/* The VFS refuses whence beyond SEEK_MAX (SEEK_HOLE) first. */
+	if (whence < 0 || whence > 4)
+		return -EINVAL;
 	if (offset)
 		return -ESPIPE;
 	kl_lock_irqsave(&ns->lock, flags);

@@ -255,6 +255,12 @@ static u32 cont_flush_locked(struct klog_ns *ns)
 	return commit_locked(ns, &e, c->user);
 }
 
+/* The 80% rule of design §3; 6.12 (read_commits off) has none. */
+static inline bool cont_full(const struct klog_ns *ns)
+{
+	return ns->cfg->read_commits && ns->cont.len > CONT_FLUSH_AT;
+}
+
 static inline u32 max_u32(u32 a, u32 b)
 {
 	return a > b ? a : b;
@@ -283,7 +289,7 @@ static u32 store_locked(struct klog_ns *ns, const struct klog_msg *m)
 			kl_memmove(c->buf + c->len, m->text, len);
 			c->len += len;
 			c->flags |= m->flags & (KLOG_F_NEWLINE | KLOG_F_TRUNC);
-			if ((m->flags & KLOG_F_NEWLINE) || c->len > CONT_FLUSH_AT)
+			if ((m->flags & KLOG_F_NEWLINE) || cont_full(ns))
 				hops = max_u32(hops, cont_flush_locked(ns));
 			return hops;
 		}
@@ -302,7 +308,7 @@ static u32 store_locked(struct klog_ns *ns, const struct klog_msg *m)
 		c->flags = m->flags & (KLOG_F_CONT | KLOG_F_PREFIX |
 				       KLOG_F_TRUNC);
 		c->user = user;
-		if (c->len > CONT_FLUSH_AT)
+		if (cont_full(ns))
 			hops = max_u32(hops, cont_flush_locked(ns));
 		return hops;
 	}

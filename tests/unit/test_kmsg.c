@@ -713,7 +713,7 @@ static void ratelimit_window_reopens(void **state)
 	 */
 	now_ns += 5001 * MSEC;
 	assert_int_equal(wr(&f, "<6>again\n"), 9);
-	expect_rec(&f, "4,10,6001000,-;test: 2 output lines suppressed due to ratelimiting\n");
+	expect_rec(&f, "4,10,6001000,-;printk: test: 2 output lines suppressed due to ratelimiting\n");
 	expect_rec(&f, "14,11,6001000,-;again\n");
 	for (i = 0; i < 9; i++)
 		assert_int_equal(wr(&f, "<6>w\n"), 5);

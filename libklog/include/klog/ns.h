@@ -51,9 +51,11 @@ enum klog_devkmsg {
  * @con_min_level: floor for CONSOLE_LEVEL.
  * @printk_time:         whether syslog text carries timestamps.
  * @read_commits:        readers commit a pending continuation line before
- *                       reading (design §3, the default).  False gives
- *                       6.12's behaviour exactly: the line stays invisible
- *                       until the next store (used by the golden tests).
+ *                       reading, and a line more than 80% full is
+ *                       committed at once (design §3, the default).
+ *                       False gives 6.12's behaviour exactly: the line
+ *                       stays invisible until the next store (used by the
+ *                       golden tests).
  * @next_id:             next automatic namespace id.
  *
  * Locking: plain integers written by the administrator (sysctl) and read
