@@ -7,12 +7,12 @@
 
 BUILD   ?= build
 MESON   ?= meson
-WERROR  := $(if $(CI),--werror,--werror)
 KCACHE  ?= $(HOME)/.cache/libklog
+export KCACHE
 
-PHONY_EXTRA := story
-.PHONY: all demo check story deps-core deps-kernel build unit valgrind sanitize \
-	kcompile clean
+.PHONY: all demo check deps-core deps-kernel build unit valgrind sanitize \
+	kcompile fuzz stress story kernel kernel-stock kernel-debug qemu \
+	guest golden bench clean
 
 all: build
 
@@ -23,13 +23,15 @@ deps-kernel:
 	@tools/deps.sh core kernel
 
 $(BUILD)/build.ninja: | deps-core
-	$(MESON) setup $(BUILD) $(WERROR) -Dbench=false
+	$(MESON) setup $(BUILD) --werror -Dbench=false
 
 build: deps-core $(BUILD)/build.ninja
 	ninja -C $(BUILD)
 
+# cmocka tests, golden replays, short stress, fault injection, fuzz replays.
 unit: build
-	$(MESON) test -C $(BUILD) --print-errorlogs --no-suite benchmark
+	$(MESON) test -C $(BUILD) --print-errorlogs --no-suite benchmark \
+		--no-suite slow
 
 valgrind: build
 	$(MESON) test -C $(BUILD) --setup=valgrind --print-errorlogs \
@@ -40,17 +42,57 @@ sanitize: deps-core
 	@[ -f $(BUILD)-asan/build.ninja ] || $(MESON) setup $(BUILD)-asan \
 		--werror -Dbench=false -Db_sanitize=address,undefined \
 		-Db_lundef=false
-	$(MESON) test -C $(BUILD)-asan --print-errorlogs --no-suite benchmark
+	$(MESON) test -C $(BUILD)-asan --print-errorlogs --no-suite benchmark \
+		--no-suite slow
 	@[ -f $(BUILD)-tsan/build.ninja ] || $(MESON) setup $(BUILD)-tsan \
 		--werror -Dbench=false -Db_sanitize=thread -Db_lundef=false
 	$(MESON) test -C $(BUILD)-tsan --print-errorlogs --no-suite benchmark \
 		--suite threads
 
-# Compile the core against linux-source-6.12 as an external Kbuild object.
+# The core compiled as kernel code against linux-source-6.12, plain and
+# with the debug fragment (lockdep, KASAN, kmemleak).
 kcompile: deps-kernel
-	KCACHE=$(KCACHE) qemu/kcompile.sh
+	qemu/kcompile.sh
+	KCOMPILE_EXTRA_CONFIG="qemu/config/base.config qemu/config/debug.config" \
+		qemu/kcompile.sh
 
-check: unit valgrind sanitize kcompile
+# libFuzzer targets, 60 s each (clang builds into build-fuzz/).
+fuzz:
+	@tools/deps.sh fuzz
+	tests/fuzz/run.sh 60
+
+# The long threaded stress run.
+stress: build
+	$(MESON) test -C $(BUILD) --print-errorlogs --suite slow
+
+# The patched kernel (build/kernel/bzImage), cached under $(KCACHE).
+kernel: deps-kernel
+	qemu/build-kernel.sh patched
+
+kernel-stock: deps-kernel
+	qemu/build-kernel.sh stock
+
+kernel-debug: deps-kernel
+	qemu/build-kernel.sh patched debug
+
+# An interactive shell in the patched kernel.
+qemu: kernel
+	qemu/initramfs.sh -o $(BUILD)/qemu/shell.cpio.gz
+	qemu/run.sh -I -i $(BUILD)/qemu/shell.cpio.gz
+
+# The in-guest suite on the patched kernel.
+guest: kernel
+	tests/guest/run.sh
+
+# Re-record the stock 6.12 transcripts (not part of check).
+golden: deps-kernel
+	tests/golden/regenerate.sh
+
+bench:
+	@tools/deps.sh core kernel bench
+	bench/run.sh
+
+check: unit valgrind sanitize kcompile fuzz
 	@echo "make check: all tiers passed"
 
 demo: story
@@ -59,4 +101,4 @@ story: build
 	@$(BUILD)/tools/klogsim examples/story.klog
 
 clean:
-	rm -rf $(BUILD) $(BUILD)-asan $(BUILD)-tsan
+	rm -rf $(BUILD) $(BUILD)-asan $(BUILD)-tsan build-fuzz build-bench
