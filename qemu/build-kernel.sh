@@ -122,8 +122,11 @@ fi
 if [ "$variant" = stock ]; then
 	src=$KSRC
 else
-	src=$KCACHE/tree-$key
-	if [ ! -f "$src/.libklog-applied" ]; then
+	# One fixed path for every patched tree, so that ccache (below) sees
+	# the same paths and reuses every object whose inputs did not change;
+	# the results stay keyed in $out.
+	src=$KCACHE/tree-patched
+	if [ "$(cat "$src/.libklog-applied" 2>/dev/null)" != "$key" ]; then
 		rm -rf "$src" "$src.tmp"
 		msg "hard-link copy of the pristine tree into $src"
 		cp -al "$KSRC" "$src.tmp"
@@ -145,7 +148,7 @@ else
 			mkdir -p "$src.tmp/libklog"
 			cp -r "$REPO/libklog/include" "$REPO/libklog/src" "$src.tmp/libklog/"
 		fi
-		touch "$src.tmp/.libklog-applied"
+		echo "$key" >"$src.tmp/.libklog-applied"
 		mv "$src.tmp" "$src"
 	fi
 fi
@@ -161,7 +164,14 @@ fi
 
 msg "make -j$JOBS bzImage for $name (about 4 min on 2 cores), log: $out/build.log"
 t=$(now_s)
-if ! make -C "$src" O="$out" -j"$JOBS" KLOG_DIR="$src/libklog" bzImage >"$out/build.log" 2>&1; then
+cc=()
+if command -v ccache >/dev/null; then
+	# Objects are content-addressed; paths are made relative to $KCACHE.
+	export CCACHE_DIR=$KCACHE/ccache CCACHE_BASEDIR=$KCACHE CCACHE_NOHASHDIR=1
+	export CCACHE_SLOPPINESS=include_file_ctime,include_file_mtime,time_macros
+	cc=(CC="ccache gcc")
+fi
+if ! make -C "$src" O="$out" -j"$JOBS" "${cc[@]}" KLOG_DIR="$src/libklog" bzImage >"$out/build.log" 2>&1; then
 	grep -E 'error|Error' "$out/build.log" | head -40 >&2 || true
 	tail -20 "$out/build.log" >&2
 	die "kernel build failed; full log: $out/build.log"
