@@ -13,6 +13,7 @@
 
 #include <linux/compiler.h>
 #include <linux/errno.h>
+#include <linux/init.h>
 #include <linux/printk.h>
 #include <linux/stdarg.h>
 #include <linux/types.h>
@@ -24,6 +25,9 @@ struct syslog_namespace;
 #ifdef CONFIG_SYSLOG_NS
 
 extern struct syslog_namespace init_syslog_ns;
+
+/* kernel/nsproxy.c: before the first nsproxy copy (kdevtmpfs unshares). */
+void __init syslog_ns_init(void);
 
 struct syslog_namespace *get_syslog_ns(struct syslog_namespace *ns);
 void put_syslog_ns(struct syslog_namespace *ns);
@@ -49,6 +53,10 @@ __poll_t syslog_ns_proc_kmsg_poll(struct file *file,
 				  struct poll_table_struct *wait);
 
 #else /* !CONFIG_SYSLOG_NS */
+
+static inline void syslog_ns_init(void)
+{
+}
 
 static inline __printf(2, 0)
 int ns_vprintk(struct syslog_namespace *ns, const char *fmt, va_list args)

@@ -636,7 +636,14 @@ __poll_t syslog_ns_proc_kmsg_poll(struct file *file,
 	return syslog_ns_poll_bits(klog_proc_kmsg_poll(&ctx));
 }
 
-static int __init syslog_ns_init(void)
+/**
+ * syslog_ns_init - set up the initial syslog namespace
+ *
+ * Called from nsproxy_cache_init(), early in start_kernel(): kernel
+ * threads copy init_nsproxy (kdevtmpfs unshares its mount namespace)
+ * long before the first initcall.
+ */
+void __init syslog_ns_init(void)
 {
 	struct klog_ns_params p = {
 		.owner = &init_user_ns,
@@ -660,6 +667,5 @@ static int __init syslog_ns_init(void)
 		     KLOG_POLLRDNORM != (__force unsigned int)EPOLLRDNORM);
 
 	/* A root with a store hook and no ring: it cannot fail. */
-	return WARN_ON(klog_ns_init(&init_syslog_ns.klog, NULL, &p));
+	WARN_ON(klog_ns_init(&init_syslog_ns.klog, NULL, &p));
 }
-pure_initcall(syslog_ns_init);
