@@ -355,6 +355,9 @@ static void normalise(struct klog_ns *ns, struct klog_msg *m)
 		m->text_len = KLOG_RECORD_MAX;
 		m->flags |= KLOG_F_TRUNC;
 	}
+	/* Past the cap the ring cuts at a pair boundary and flags it. */
+	if (m->dict_len > KLOG_DICT_MAX + 1)
+		m->dict_len = KLOG_DICT_MAX + 1;
 	if (m->level < 0 || m->level > 7)
 		m->level = ns->cfg->default_level;
 }

@@ -96,7 +96,7 @@ struct klog_ratelimit {
 /**
  * struct klog_ns_stats - counters of one namespace.
  * @stored:            records stored in this namespace's ring.
- * @dropped_overwrite: records overwritten before every reader saw them.
+ * @dropped_overwrite: records the ring dropped to make room for new ones.
  * @dropped_ratelimit: /dev/kmsg writes refused by the write ratelimit.
  * @propagated:        copies sent to the parent.
  * @suppressed:        copies refused by the propagation ratelimit.

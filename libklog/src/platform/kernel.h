@@ -20,6 +20,7 @@
 #include <linux/lockdep.h>
 #include <linux/math64.h>
 #include <linux/mm.h>
+#include <linux/prefetch.h>
 #include <linux/refcount.h>
 #include <linux/sched.h>
 #include <linux/sched/clock.h>
@@ -73,10 +74,16 @@ typedef refcount_t kl_ref_t;
 typedef wait_queue_head_t kl_waitq_t;
 #define kl_waitq_init(wq) init_waitqueue_head(wq)
 #define kl_waitq_destroy(wq) do { } while (0)
-#define kl_waitq_wake(wq) wake_up_interruptible(wq)
+#define kl_waitq_wake(wq) do {					\
+	if (wq_has_sleeper(wq))						\
+		wake_up_interruptible(wq);				\
+} while (0)
 #define kl_waitq_wait(wq, c, a) wait_event_interruptible(*(wq), (c)(a))
 
 #define kl_warn_on_once(c) WARN_ON_ONCE(c)
+
+/* kl_prefetchw() - hint that @p will be written soon; never faults. */
+#define kl_prefetchw(p) prefetchw(p)
 
 #define kl_vsnprintf vsnprintf
 #define kl_snprintf snprintf

@@ -23,6 +23,7 @@
  * kl_ref_*                   reference counts
  * kl_waitq_*                 wait queues for blocking readers
  * kl_warn_on_once(c)         report a broken invariant once
+ * kl_prefetchw(p)            hint: @p will be written soon (never faults)
  * kl_vsnprintf, kl_snprintf  formatting into core buffers
  * kl_mem*, kl_str*           byte helpers
  * ========================== =============================================

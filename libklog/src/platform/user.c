@@ -55,6 +55,7 @@ void klog_plat_waitq_init(kl_waitq_t *wq)
 {
 	pthread_mutex_init(&wq->mu, NULL);
 	pthread_cond_init(&wq->cv, NULL);
+	atomic_init(&wq->waiters, 0);
 }
 
 void klog_plat_waitq_destroy(kl_waitq_t *wq)
@@ -65,6 +66,14 @@ void klog_plat_waitq_destroy(kl_waitq_t *wq)
 
 void klog_plat_waitq_wake(kl_waitq_t *wq)
 {
+	/*
+	 * As the kernel's wq_has_sleeper(): the full fence orders the
+	 * caller's store before the load; a waiter counts itself before it
+	 * tests its condition, so one of the two sees the other.
+	 */
+	atomic_thread_fence(memory_order_seq_cst);
+	if (!atomic_load_explicit(&wq->waiters, memory_order_relaxed))
+		return;
 	pthread_mutex_lock(&wq->mu);
 	pthread_cond_broadcast(&wq->cv);
 	pthread_mutex_unlock(&wq->mu);
@@ -73,8 +82,10 @@ void klog_plat_waitq_wake(kl_waitq_t *wq)
 int klog_plat_waitq_wait(kl_waitq_t *wq, bool (*cond)(void *), void *arg)
 {
 	pthread_mutex_lock(&wq->mu);
+	atomic_fetch_add(&wq->waiters, 1);
 	while (!cond(arg))
 		pthread_cond_wait(&wq->cv, &wq->mu);
+	atomic_fetch_sub(&wq->waiters, 1);
 	pthread_mutex_unlock(&wq->mu);
 	return 0;
 }

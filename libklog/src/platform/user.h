@@ -77,6 +77,7 @@ typedef atomic_uint kl_ref_t;
 struct kl_waitq {
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
+	atomic_uint waiters;	/* sleepers: a wake-up skips an empty queue */
 };
 typedef struct kl_waitq kl_waitq_t;
 void klog_plat_waitq_init(kl_waitq_t *wq);
@@ -99,6 +100,9 @@ int klog_plat_waitq_wait(kl_waitq_t *wq, bool (*cond)(void *), void *arg);
 	}								\
 	__kl_c;								\
 })
+
+/* kl_prefetchw() - hint that @p will be written soon; never faults. */
+#define kl_prefetchw(p) __builtin_prefetch((p), 1, 3)
 
 #define kl_vsnprintf vsnprintf
 #define kl_snprintf snprintf
