@@ -918,10 +918,12 @@ static void *wait_thread(void *arg)
 	struct timespec deadline;
 
 	pthread_mutex_lock(&w->wq->mu);
+	atomic_fetch_add(&w->wq->waiters, 1);	/* as kl_waitq_wait() */
 	__atomic_store_n(&w->ready, 1, __ATOMIC_RELEASE);
 	clock_gettime(CLOCK_REALTIME, &deadline);
 	deadline.tv_sec += 30;
 	w->rc = pthread_cond_timedwait(&w->wq->cv, &w->wq->mu, &deadline);
+	atomic_fetch_sub(&w->wq->waiters, 1);
 	pthread_mutex_unlock(&w->wq->mu);
 	return NULL;
 }
