@@ -25,10 +25,15 @@ done
 
 out=$REPO/build/guest
 mkdir -p "$out"
+# iptables-legacy for the netfilter LOG tests, with the extensions they use
+XT=/usr/lib/x86_64-linux-gnu/xtables
 gcc -static -O2 -Wall -Wextra -Werror -o "$out/klogns" "$HERE/klogns.c"
 "$REPO/qemu/initramfs.sh" -o "$out/initramfs.cpio.gz" \
 	-f "$HERE/syslog_ns_tests.sh:/etc/syslog_ns_tests.sh" \
-	-c "sh /etc/syslog_ns_tests.sh" "$out/klogns"
+	-f "$XT/libxt_LOG.so:$XT/libxt_LOG.so" \
+	-f "$XT/libxt_standard.so:$XT/libxt_standard.so" \
+	-f "$XT/libipt_icmp.so:$XT/libipt_icmp.so" \
+	-c "sh /etc/syslog_ns_tests.sh" "$out/klogns" /usr/sbin/xtables-legacy-multi
 set +e
 "$REPO/qemu/run.sh" -k "$kernel" -i "$out/initramfs.cpio.gz" \
 	-l "$out/serial.log" -r "$out/results.tap" -t "$tmo" -m none

@@ -236,6 +236,34 @@ expect "dmesg_restrict=1 is inherited: a child's READ_ALL needs CAP_SYSLOG" EPER
 	klogns exec -n -- klogns exec -u 1000 -- klogns rc 3 100
 echo 0 >/proc/sys/kernel/dmesg_restrict
 
+# --- netfilter LOG --------------------------------------------------------
+# A container: user ns + syslog ns + netns, a LOG rule on lo, one ping.
+# Its netns is created after (nfa) or before (nfb) its syslog namespace;
+# nfh has no syslog namespace and keeps upstream's nf_log_all_netns guard.
+mkdir -p /run
+ln -sf xtables-legacy-multi /bin/iptables
+cat >$T/nfc.sh <<'NFC'
+ip link set lo up
+iptables -A OUTPUT -o lo -j LOG --log-prefix "NF-$1-$2: " || echo "iptables failed"
+ping -c 1 -W 1 127.0.0.1 >/dev/null 2>&1
+busybox dmesg
+NFC
+klogns exec -U -n -t nfa -- unshare -n sh $T/nfc.sh nfa "$MARK" >$T/nfa.out 2>&1
+klogns exec -U -- unshare -n klogns exec -n -t nfb -- sh $T/nfc.sh nfb "$MARK" >$T/nfb.out 2>&1
+klogns exec -U -- unshare -n sh $T/nfc.sh nfh "$MARK" >$T/nfh.out 2>&1
+busybox dmesg >$T/host.dmesg
+check "netfilter: LOG in a netns made after the syslog ns logs there" \
+	has "NF-nfa-$MARK: IN= OUT=lo" $T/nfa.out
+check "netfilter: LOG in a netns made before the syslog ns logs there" \
+	has "NF-nfb-$MARK: IN= OUT=lo" $T/nfb.out
+check "netfilter: a container does not see its sibling's packets (a)" hasnt "NF-nfb-$MARK" $T/nfa.out
+check "netfilter: a container does not see its sibling's packets (b)" hasnt "NF-nfa-$MARK" $T/nfb.out
+check "netfilter: the host has a tagged copy of nfa's packets" has "\[nfa\] NF-nfa-$MARK" $T/host.dmesg
+check "netfilter: the host has a tagged copy of nfb's packets" has "\[nfb\] NF-nfb-$MARK" $T/host.dmesg
+check "netfilter: no untagged container packets in the host log" hasnt "[0-9]\] NF-nf[ab]-$MARK" $T/host.dmesg
+check "netfilter: a netns without a syslog ns keeps the nf_log_all_netns guard" \
+	hasnt "NF-nfh-$MARK" $T/host.dmesg
+
 # --- lifetime ------------------------------------------------------------
 # On a kmemleak kernel (qemu/config/debug.config) forget what boot left,
 # so that only leaks of the churn below are reported.

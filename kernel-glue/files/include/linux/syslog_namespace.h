@@ -19,6 +19,7 @@
 #include <linux/types.h>
 
 struct file;
+struct net;
 struct poll_table_struct;
 struct syslog_namespace;
 
@@ -40,6 +41,11 @@ __printf(2, 0)
 int ns_vprintk(struct syslog_namespace *ns, const char *fmt, va_list args);
 __printf(2, 3)
 int ns_printk(struct syslog_namespace *ns, const char *fmt, ...);
+
+/* netfilter's LOG target: the namespace serving a netns's owner user ns. */
+bool syslog_ns_serves_net(const struct net *net);
+__printf(2, 3)
+void syslog_ns_net_printk(const struct net *net, const char *fmt, ...);
 
 /* Hooks of the syslog(2), /dev/kmsg and /proc/kmsg entry points. */
 bool syslog_ns_syslog(int type, char __user *buf, int len, int *ret);
@@ -74,6 +80,21 @@ int ns_printk(struct syslog_namespace *ns, const char *fmt, ...)
 	ret = vprintk(fmt, args);
 	va_end(args);
 	return ret;
+}
+
+static inline bool syslog_ns_serves_net(const struct net *net)
+{
+	return false;
+}
+
+static inline __printf(2, 3)
+void syslog_ns_net_printk(const struct net *net, const char *fmt, ...)
+{
+	va_list args;
+
+	va_start(args, fmt);
+	vprintk(fmt, args);
+	va_end(args);
 }
 
 static inline bool syslog_ns_syslog(int type, char __user *buf, int len,

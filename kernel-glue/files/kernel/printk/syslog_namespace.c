@@ -43,6 +43,8 @@
 #include <linux/uaccess.h>
 #include <linux/uio.h>
 #include <linux/user_namespace.h>
+#include <linux/workqueue.h>
+#include <net/net_namespace.h>
 
 #include <klog/klog.h>
 
@@ -59,6 +61,8 @@
  * @ucounts: the creator's per-user count of syslog namespaces (quota);
  *           not charged yet.
  * @rcu:     frees the object after lockless lookups are done with it.
+ * @node:    on syslog_ns_list (RCU), for netfilter's lookup by user ns.
+ * @put_work: drops a reference taken in atomic context, if it is the last.
  */
 struct syslog_namespace {
 	struct klog_ns klog;
@@ -66,7 +70,18 @@ struct syslog_namespace {
 	struct ns_common ns;
 	struct ucounts *ucounts;
 	struct rcu_head rcu;
+	struct list_head node;
+	struct work_struct put_work;
 };
+
+/*
+ * Every child namespace, newest first, for syslog_ns_net_printk().  The
+ * list holds no reference: lookups take one with refcount_inc_not_zero()
+ * under RCU, and a namespace leaves the list when its last reference is
+ * gone.
+ */
+static LIST_HEAD(syslog_ns_list);
+static DEFINE_SPINLOCK(syslog_ns_list_lock);
 
 static void syslog_ns_host_emit(struct klog_ns *klog,
 				const struct klog_entry *e);
@@ -133,6 +148,9 @@ static void syslog_ns_release(struct klog_ns *klog)
 {
 	struct syslog_namespace *ns = to_syslog_ns(klog);
 
+	spin_lock(&syslog_ns_list_lock);
+	list_del_rcu(&ns->node);
+	spin_unlock(&syslog_ns_list_lock);
 	ns_free_inum(&ns->ns);
 	put_user_ns(ns->user_ns);
 	kfree_rcu(ns, rcu);
@@ -256,6 +274,93 @@ int ns_printk(struct syslog_namespace *ns, const char *fmt, ...)
 }
 EXPORT_SYMBOL_GPL(ns_printk);
 
+static void syslog_ns_put_work(struct work_struct *work)
+{
+	put_syslog_ns(container_of(work, struct syslog_namespace, put_work));
+}
+
+/* Drop a reference in any context; a last one is dropped by a worker. */
+static void syslog_ns_put_atomic(struct syslog_namespace *ns)
+{
+	if (!refcount_dec_not_one(&ns->klog.ref))
+		schedule_work(&ns->put_work);
+}
+
+/*
+ * The namespace that serves @user_ns: the newest one created in it or in
+ * its nearest ancestor that has one, below the initial user namespace
+ * (whose network namespaces log to the host).  Called under RCU; takes a
+ * reference (@get) or only tells whether there is one.
+ */
+static struct syslog_namespace *
+syslog_ns_of_user_ns(const struct user_namespace *user_ns, bool get)
+{
+	const struct user_namespace *u;
+	struct syslog_namespace *ns;
+
+	for (u = user_ns; u && u != &init_user_ns; u = u->parent) {
+		list_for_each_entry_rcu(ns, &syslog_ns_list, node) {
+			if (ns->user_ns != u)
+				continue;
+			if (get ? refcount_inc_not_zero(&ns->klog.ref) :
+				  refcount_read(&ns->klog.ref))
+				return ns;
+		}
+	}
+	return NULL;
+}
+
+/**
+ * syslog_ns_serves_net - does a syslog namespace serve this netns?
+ * @net: the network namespace
+ *
+ * Return: true if syslog_ns_net_printk() would log into a child
+ * namespace rather than the host log.
+ */
+bool syslog_ns_serves_net(const struct net *net)
+{
+	bool ret;
+
+	rcu_read_lock();
+	ret = syslog_ns_of_user_ns(net->user_ns, false);
+	rcu_read_unlock();
+	return ret;
+}
+EXPORT_SYMBOL_GPL(syslog_ns_serves_net);
+
+/**
+ * syslog_ns_net_printk - log a message for a network namespace
+ * @net: the network namespace (netfilter's LOG target)
+ * @fmt: printf format, optionally with KERN_<LEVEL> prefixes
+ *
+ * The message goes to the syslog namespace that serves @net's owner user
+ * namespace (see syslog_ns_of_user_ns()), as a kernel-originated record
+ * (copied up under the propagation policy), else to the host log.  No
+ * reference is kept between the namespaces: the lookup is made per call.
+ *
+ * Context: any context that may take a spinlock.
+ */
+void syslog_ns_net_printk(const struct net *net, const char *fmt, ...)
+{
+	struct syslog_namespace *ns = NULL;
+	va_list args;
+
+	if (!in_nmi()) {
+		rcu_read_lock();
+		ns = syslog_ns_of_user_ns(net->user_ns, true);
+		rcu_read_unlock();
+	}
+	va_start(args, fmt);
+	if (ns) {
+		klog_ns_vprintk(&ns->klog, fmt, args);
+		syslog_ns_put_atomic(ns);
+	} else {
+		vprintk(fmt, args);
+	}
+	va_end(args);
+}
+EXPORT_SYMBOL_GPL(syslog_ns_net_printk);
+
 /*
  * SYSLOG_ACTION_NEW_NS: create a child of the caller's namespace and move
  * the caller into it.  The permission check comes first, as for every
@@ -314,6 +419,10 @@ static int syslog_ns_create(const char __user *utag, int size)
 		goto out_user;
 
 	/* From here the reference count owns the namespace. */
+	INIT_WORK(&ns->put_work, syslog_ns_put_work);
+	spin_lock(&syslog_ns_list_lock);
+	list_add_rcu(&ns->node, &syslog_ns_list);
+	spin_unlock(&syslog_ns_list_lock);
 	err = switch_syslog_ns(ns);
 	if (err)
 		put_syslog_ns(ns);
