@@ -264,6 +264,46 @@ check "netfilter: no untagged container packets in the host log" hasnt "[0-9]\] 
 check "netfilter: a netns without a syslog ns keeps the nf_log_all_netns guard" \
 	hasnt "NF-nfh-$MARK" $T/host.dmesg
 
+# --- sysctls: propagation policy, its ratelimit, the size limit ----------
+SC=/proc/sys/kernel
+expect "sysctl: kernel.syslog_ns_propagate defaults to 1" 1 cat $SC/syslog_ns_propagate
+expect "sysctl: kernel.syslog_ns_propagate_burst defaults to 10" 10 cat $SC/syslog_ns_propagate_burst
+expect "sysctl: kernel.syslog_ns_propagate_interval_ms defaults to 5000" 5000 \
+	cat $SC/syslog_ns_propagate_interval_ms
+expect "sysctl: kernel.syslog_ns_max_size defaults to 1 MiB" 1048576 cat $SC/syslog_ns_max_size
+check "sysctl: a user namespace's root cannot write syslog_ns_propagate" \
+	klogns exec -U -- sh -c "! echo 0 2>/dev/null >$SC/syslog_ns_propagate"
+check "sysctl: syslog_ns_propagate=3 is refused" sh -c "! echo 3 2>/dev/null >$SC/syslog_ns_propagate"
+expect "sysctl: syslog_ns_propagate is still 1" 1 cat $SC/syslog_ns_propagate
+echo 0 >$SC/syslog_ns_propagate
+klogns exec -U -n -t pz -- unshare -n sh $T/nfc.sh pz "$MARK" >$T/pz.out 2>&1
+echo 2 >$SC/syslog_ns_propagate
+klogns exec -n -t p2 -- sh -c "echo '<6>PTWO-$MARK' >/dev/kmsg"
+echo 1 >$SC/syslog_ns_propagate
+klogns exec -n -t p1 -- sh -c "echo '<6>PONE-$MARK' >/dev/kmsg"
+busybox dmesg >$T/host.dmesg
+check "policy 0: the container still logs its packets" has "NF-pz-$MARK: IN=" $T/pz.out
+check "policy 0: nothing is copied to the host" hasnt "NF-pz-$MARK" $T/host.dmesg
+check "policy 2: a child's /dev/kmsg write is copied to the host" has "\[p2\] PTWO-$MARK" $T/host.dmesg
+check "policy 1: a child's /dev/kmsg write is not copied" hasnt "PONE-$MARK" $T/host.dmesg
+echo 65536 >$SC/syslog_ns_max_size
+expect "syslog_ns_max_size=65536: a 131072-byte ring is EINVAL" EINVAL klogns newns - 131072
+expect "syslog_ns_max_size=65536: a 65536-byte ring is fine" 0 klogns newns - 65536
+check "syslog_ns_max_size below 4096 is refused" sh -c "! echo 1024 2>/dev/null >$SC/syslog_ns_max_size"
+echo 1048576 >$SC/syslog_ns_max_size
+
+# --- per-namespace kernel.dmesg_restrict ----------------------------------
+klogns exec -n -- sh -c "cat $SC/dmesg_restrict; echo 1 >$SC/dmesg_restrict;
+	cat $SC/dmesg_restrict; klogns exec -u 1000 -- klogns rc 3 100" >$T/dr.out 2>&1
+expect "dmesg_restrict: a child reads 0, sets 1, then an unprivileged read is EPERM" \
+	"0 1 EPERM" sh -c "tr '\n' ' ' <$T/dr.out | sed 's/ \$//'"
+expect "dmesg_restrict: the host's value is untouched" 0 cat $SC/dmesg_restrict
+expect "dmesg_restrict: a user child's root sets its own namespace's value" 1 \
+	klogns exec -U -n -- sh -c "echo 1 >$SC/dmesg_restrict; cat $SC/dmesg_restrict"
+check "dmesg_restrict: without CAP_SYS_ADMIN over the owner a write is refused" \
+	klogns exec -n -- klogns exec -U -- sh -c "! echo 1 2>/dev/null >$SC/dmesg_restrict"
+expect "dmesg_restrict: still 0 on the host" 0 cat $SC/dmesg_restrict
+
 # --- lifetime ------------------------------------------------------------
 # On a kmemleak kernel (qemu/config/debug.config) forget what boot left,
 # so that only leaks of the churn below are reported.

@@ -18,6 +18,7 @@
 #include <linux/stdarg.h>
 #include <linux/types.h>
 
+struct ctl_table;
 struct file;
 struct net;
 struct poll_table_struct;
@@ -46,6 +47,11 @@ int ns_printk(struct syslog_namespace *ns, const char *fmt, ...);
 bool syslog_ns_serves_net(const struct net *net);
 __printf(2, 3)
 void syslog_ns_net_printk(const struct net *net, const char *fmt, ...);
+
+/* kernel.dmesg_restrict shows and sets the reader's namespace's value. */
+bool syslog_ns_dmesg_restrict(const struct ctl_table *table, int write,
+			      void *buffer, size_t *lenp, loff_t *ppos,
+			      int *ret);
 
 /* Hooks of the syslog(2), /dev/kmsg and /proc/kmsg entry points. */
 bool syslog_ns_syslog(int type, char __user *buf, int len, int *ret);
@@ -95,6 +101,14 @@ void syslog_ns_net_printk(const struct net *net, const char *fmt, ...)
 	va_start(args, fmt);
 	vprintk(fmt, args);
 	va_end(args);
+}
+
+static inline bool syslog_ns_dmesg_restrict(const struct ctl_table *table,
+					    int write, void *buffer,
+					    size_t *lenp, loff_t *ppos,
+					    int *ret)
+{
+	return false;
 }
 
 static inline bool syslog_ns_syslog(int type, char __user *buf, int len,

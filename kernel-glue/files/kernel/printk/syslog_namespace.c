@@ -40,6 +40,7 @@
 #include <linux/slab.h>
 #include <linux/syslog.h>
 #include <linux/syslog_namespace.h>
+#include <linux/sysctl.h>
 #include <linux/uaccess.h>
 #include <linux/uio.h>
 #include <linux/user_namespace.h>
@@ -744,6 +745,112 @@ __poll_t syslog_ns_proc_kmsg_poll(struct file *file,
 	syslog_ns_ctx(&ctx, ns, SYSLOG_FROM_PROC, NULL);
 	return syslog_ns_poll_bits(klog_proc_kmsg_poll(&ctx));
 }
+
+#ifdef CONFIG_SYSCTL
+/*
+ * kernel.syslog_ns_*: settings shared by the whole namespace tree (the
+ * root's struct klog_config), so only the initial namespace's
+ * administrator may change them, whatever uid a user namespace maps.
+ */
+static unsigned int syslog_ns_size_min = KLOG_RING_MIN;
+static unsigned int syslog_ns_size_max = KLOG_RING_LIMIT;
+
+static int syslog_ns_dointvec(const struct ctl_table *table, int write,
+			      void *buffer, size_t *lenp, loff_t *ppos)
+{
+	if (write && !capable(CAP_SYS_ADMIN))
+		return -EPERM;
+	return proc_dointvec_minmax(table, write, buffer, lenp, ppos);
+}
+
+static int syslog_ns_douintvec(const struct ctl_table *table, int write,
+			       void *buffer, size_t *lenp, loff_t *ppos)
+{
+	if (write && !capable(CAP_SYS_ADMIN))
+		return -EPERM;
+	return proc_douintvec_minmax(table, write, buffer, lenp, ppos);
+}
+
+static struct ctl_table syslog_ns_sysctls[] = {
+	{
+		.procname	= "syslog_ns_propagate",
+		.data		= &init_syslog_ns.klog.own_cfg.propagate,
+		.maxlen		= sizeof(int),
+		.mode		= 0644,
+		.proc_handler	= syslog_ns_dointvec,
+		.extra1		= SYSCTL_ZERO,
+		.extra2		= SYSCTL_TWO,
+	},
+	{
+		.procname	= "syslog_ns_propagate_burst",
+		.data		= &init_syslog_ns.klog.own_cfg.prop_burst,
+		.maxlen		= sizeof(u32),
+		.mode		= 0644,
+		.proc_handler	= syslog_ns_douintvec,
+	},
+	{
+		.procname	= "syslog_ns_propagate_interval_ms",
+		.data		= &init_syslog_ns.klog.own_cfg.prop_interval_ms,
+		.maxlen		= sizeof(u32),
+		.mode		= 0644,
+		.proc_handler	= syslog_ns_douintvec,
+	},
+	{
+		.procname	= "syslog_ns_max_size",
+		.data		= &init_syslog_ns.klog.own_cfg.max_size,
+		.maxlen		= sizeof(u32),
+		.mode		= 0644,
+		.proc_handler	= syslog_ns_douintvec,
+		.extra1		= &syslog_ns_size_min,
+		.extra2		= &syslog_ns_size_max,
+	},
+};
+
+/**
+ * syslog_ns_dmesg_restrict - kernel.dmesg_restrict in a child namespace
+ * @table:  the dmesg_restrict entry (0..1)
+ * @write:  as for a proc_handler
+ * @buffer: as for a proc_handler
+ * @lenp:   as for a proc_handler
+ * @ppos:   as for a proc_handler
+ * @ret:    the handler's result, when handled here
+ *
+ * In a child namespace the value shown and set is that namespace's own;
+ * setting it needs CAP_SYS_ADMIN over the namespace's owner.
+ *
+ * Return: false in the initial namespace (upstream's global variable),
+ * true if @ret holds the result.
+ */
+bool syslog_ns_dmesg_restrict(const struct ctl_table *table, int write,
+			      void *buffer, size_t *lenp, loff_t *ppos,
+			      int *ret)
+{
+	struct syslog_namespace *ns = current_syslog_ns();
+	struct ctl_table t;
+	int val;
+
+	if (ns == &init_syslog_ns)
+		return false;
+	if (write && !ns_capable(ns->user_ns, CAP_SYS_ADMIN)) {
+		*ret = -EPERM;
+		return true;
+	}
+	val = READ_ONCE(ns->klog.dmesg_restrict);
+	t = *table;
+	t.data = &val;
+	*ret = proc_dointvec_minmax(&t, write, buffer, lenp, ppos);
+	if (!*ret && write)
+		klog_ns_set_dmesg_restrict(&ns->klog, val);
+	return true;
+}
+
+static int __init syslog_ns_sysctl_init(void)
+{
+	register_sysctl_init("kernel", syslog_ns_sysctls);
+	return 0;
+}
+late_initcall(syslog_ns_sysctl_init);
+#endif /* CONFIG_SYSCTL */
 
 /**
  * syslog_ns_init - set up the initial syslog namespace
