@@ -304,6 +304,17 @@ check "dmesg_restrict: without CAP_SYS_ADMIN over the owner a write is refused" 
 	klogns exec -n -- klogns exec -U -- sh -c "! echo 1 2>/dev/null >$SC/dmesg_restrict"
 expect "dmesg_restrict: still 0 on the host" 0 cat $SC/dmesg_restrict
 
+# --- user.max_syslog_namespaces ---------------------------------------------
+UMAX=/proc/sys/user/max_syslog_namespaces
+umax=$(cat $UMAX)
+check "user.max_syslog_namespaces exists and is positive" test "$umax" -gt 0
+echo 0 >$UMAX
+expect "user.max_syslog_namespaces=0: NEW_NS is ENOSPC" ENOSPC klogns newns - 0
+echo "$umax" >$UMAX
+expect "user.max_syslog_namespaces restored: NEW_NS works" 0 klogns newns - 0
+expect "a user namespace's limit of 1: the second namespace is ENOSPC" ENOSPC \
+	klogns exec -U -- sh -c "echo 1 >$UMAX; klogns exec -n -- klogns newns - 0"
+
 # --- lifetime ------------------------------------------------------------
 # On a kmemleak kernel (qemu/config/debug.config) forget what boot left,
 # so that only leaks of the churn below are reported.

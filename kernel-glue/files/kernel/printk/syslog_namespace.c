@@ -59,8 +59,8 @@
  * @user_ns: the owner (the creator's user namespace), referenced.
  * @ns:      inode number (also the "[ns:<inode>]" label); the proc ns
  *           file will use the rest.
- * @ucounts: the creator's per-user count of syslog namespaces (quota);
- *           not charged yet.
+ * @ucounts: the creator's per-user count of syslog namespaces, charged
+ *           against user.max_syslog_namespaces.
  * @rcu:     frees the object after lockless lookups are done with it.
  * @node:    on syslog_ns_list (RCU), for netfilter's lookup by user ns.
  * @put_work: drops a reference taken in atomic context, if it is the last.
@@ -153,6 +153,7 @@ static void syslog_ns_release(struct klog_ns *klog)
 	list_del_rcu(&ns->node);
 	spin_unlock(&syslog_ns_list_lock);
 	ns_free_inum(&ns->ns);
+	dec_ucount(ns->ucounts, UCOUNT_SYSLOG_NAMESPACES);
 	put_user_ns(ns->user_ns);
 	kfree_rcu(ns, rcu);
 }
@@ -372,6 +373,7 @@ static int syslog_ns_create(const char __user *utag, int size)
 	struct syslog_namespace *parent = current_syslog_ns(), *ns;
 	struct user_namespace *user_ns = current_user_ns();
 	struct klog_ns_params p = { };
+	struct ucounts *ucounts;
 	char tag[KLOG_TAG_MAX + 1];
 	long n;
 	int err;
@@ -399,9 +401,15 @@ static int syslog_ns_create(const char __user *utag, int size)
 	if (err)
 		return err;
 
+	ucounts = inc_ucount(user_ns, current_euid(), UCOUNT_SYSLOG_NAMESPACES);
+	if (!ucounts)
+		return -ENOSPC;
 	ns = kzalloc(sizeof(*ns), GFP_KERNEL_ACCOUNT);
-	if (!ns)
-		return -ENOMEM;
+	if (!ns) {
+		err = -ENOMEM;
+		goto out_ucounts;
+	}
+	ns->ucounts = ucounts;
 	err = ns_alloc_inum(&ns->ns);
 	if (err)
 		goto out_free;
@@ -434,6 +442,8 @@ out_user:
 	ns_free_inum(&ns->ns);
 out_free:
 	kfree(ns);
+out_ucounts:
+	dec_ucount(ucounts, UCOUNT_SYSLOG_NAMESPACES);
 	return err;
 }
 
