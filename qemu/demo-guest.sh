@@ -27,10 +27,13 @@ while :; do
 done
 LOOP
 
+# shellcheck disable=SC2034 # read and written through eval in run_in
 n_c1=0
+# shellcheck disable=SC2034
 n_c2=0
 # run_in NAME COMMAND: run COMMAND in container NAME, show its output
 # (never in a pipeline: the counters must stay in this shell).
+# shellcheck disable=SC2154 # n is set by the eval
 run_in() {
 	eval "n=\$((n_$1 + 1)); n_$1=\$n"
 	printf '%s\n' "$2" >$D/tmp.$$
