@@ -1,6 +1,7 @@
 # libklog - syslog namespaces for Linux.
 #
-#   make demo    install what is needed, build, and show the story
+#   make demo    install what is needed, build and boot the patched kernel,
+#                and show a host and two containers with their own logs
 #   make check   install what is needed and run every test tier
 #
 # Both work on a fresh Debian 12 machine: tools/deps.sh installs packages.
@@ -12,7 +13,7 @@ export KCACHE
 
 .PHONY: all demo check deps-core deps-kernel build unit valgrind sanitize \
 	kcompile fuzz stress story kernel kernel-stock kernel-debug qemu \
-	guest golden bench bench-smoke clean
+	guest guest-debug golden bench bench-smoke clean
 
 all: build
 
@@ -84,6 +85,10 @@ qemu: kernel
 guest: kernel
 	tests/guest/run.sh
 
+# The same suite on the debug kernel (lockdep, KASAN, kmemleak).
+guest-debug: kernel-debug
+	tests/guest/run.sh -k build/kernel/bzImage-debug -t 900
+
 # Re-record the stock 6.12 transcripts (not part of check).
 golden: deps-kernel
 	tests/golden/regenerate.sh
@@ -100,10 +105,12 @@ bench-smoke:
 		--werror -Dbench=true -Dtests=false --buildtype=release
 	$(MESON) test -C $(BUILD)-bench --suite benchmark-smoke --print-errorlogs
 
-check: unit valgrind sanitize kcompile bench-smoke fuzz
+check: unit valgrind sanitize kcompile bench-smoke fuzz guest
 	@echo "make check: all tiers passed"
 
-demo: story
+# The kernel demo: the patched kernel in QEMU, a host and two containers.
+demo: kernel
+	qemu/demo.sh
 
 story: build
 	@$(BUILD)/tools/klogsim examples/story.klog
