@@ -105,7 +105,7 @@ bench-smoke:
 		--werror -Dbench=true -Dtests=false --buildtype=release
 	$(MESON) test -C $(BUILD)-bench --suite benchmark-smoke --print-errorlogs
 
-check: unit valgrind sanitize kcompile bench-smoke fuzz guest
+check: unit valgrind sanitize kcompile bench-smoke fuzz guest guest-debug
 	@echo "make check: all tiers passed"
 
 # The kernel demo: the patched kernel in QEMU, a host and two containers.
