@@ -27,64 +27,7 @@
 #define POLL_IN (KLOG_POLLIN | KLOG_POLLRDNORM)
 #define POLL_LOST (POLL_IN | KLOG_POLLERR | KLOG_POLLPRI)
 
-static char init_userns, child_userns, other_userns;
-
-static u64 now_ns;
-
-static u64 fake_clock(void)
-{
-	return now_ns;
-}
-
-/* ---- callers --------------------------------------------------------- */
-
-struct tcaller {
-	struct klog_syslog_ctx ctx;
-	char scratch[KLOG_MESSAGE_MAX];
-	void *caps[4];
-	int ncaps;
-};
-
-static bool t_capable(const struct klog_syslog_ctx *ctx, void *owner, int cap)
-{
-	struct tcaller *c = ctx->priv;
-	int i;
-
-	if (cap != KLOG_CAP_SYSLOG)
-		return false;
-	for (i = 0; i < c->ncaps; i++)
-		if (c->caps[i] == owner)
-			return true;
-	return false;
-}
-
-static const struct klog_syslog_ops t_ops = {
-	.capable = t_capable,
-};
-
-static void caller_init(struct tcaller *c, struct klog_ns *ns, void *user_ns)
-{
-	memset(c, 0, sizeof(*c));
-	c->ctx.ns = klog_ns_get(ns);
-	c->ctx.user_ns = user_ns;
-	c->ctx.source = KLOG_FROM_READER;
-	c->ctx.nonblock = true;
-	c->ctx.ops = &t_ops;
-	c->ctx.priv = c;
-	c->ctx.scratch = c->scratch;
-}
-
-static void caller_fini(struct tcaller *c)
-{
-	klog_ns_put(c->ctx.ns);
-	c->ctx.ns = NULL;
-}
-
-static void grant(struct tcaller *c, void *owner)
-{
-	assert_true(c->ncaps < 4);
-	c->caps[c->ncaps++] = owner;
-}
+#include "caller.h"
 
 /* ---- fixture ----------------------------------------------------------- */
 

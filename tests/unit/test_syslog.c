@@ -26,80 +26,7 @@
 #define NSEC 1000000000ull
 
 /* Owners (user namespaces) are just distinct addresses. */
-static char init_userns, child_userns, other_userns;
-
-static u64 now_ns;
-
-static u64 fake_clock(void)
-{
-	return now_ns;
-}
-
-static void at_sec(unsigned int s)
-{
-	now_ns = (u64)s * NSEC;
-}
-
-/* ---- callers --------------------------------------------------------- */
-
-struct tcaller {
-	struct klog_syslog_ctx ctx;
-	char scratch[KLOG_MESSAGE_MAX];
-	void *caps[4];
-	int ncaps;
-	int cap_calls;
-	int last_cap;
-	void *last_owner;
-	int fail_copy_from;	/* 1-based copy that starts failing; 0 never */
-	int copies;
-	int charge_ret;
-	int charges;
-	int uncharges;
-};
-
-static bool t_capable(const struct klog_syslog_ctx *ctx, void *owner, int cap)
-{
-	struct tcaller *c = ctx->priv;
-	int i;
-
-	c->cap_calls++;
-	c->last_cap = cap;
-	c->last_owner = owner;
-	/* 6.12 has no CAP_SYS_ADMIN fallback: only CAP_SYSLOG counts. */
-	if (cap != KLOG_CAP_SYSLOG)
-		return false;
-	for (i = 0; i < c->ncaps; i++)
-		if (c->caps[i] == owner)
-			return true;
-	return false;
-}
-
-static int t_copy_to(const struct klog_syslog_ctx *ctx, char *dst,
-		     const char *src, size_t n)
-{
-	struct tcaller *c = ctx->priv;
-
-	c->copies++;
-	if (c->fail_copy_from && c->copies >= c->fail_copy_from)
-		return -EFAULT;
-	memcpy(dst, src, n);
-	return 0;
-}
-
-static int t_charge(const struct klog_syslog_ctx *ctx)
-{
-	struct tcaller *c = ctx->priv;
-
-	c->charges++;
-	return c->charge_ret;
-}
-
-static void t_uncharge(const struct klog_syslog_ctx *ctx)
-{
-	struct tcaller *c = ctx->priv;
-
-	c->uncharges++;
-}
+#include "caller.h"
 
 static long t_tag_fault(const struct klog_syslog_ctx *ctx, char *dst,
 			const char *src, size_t size)
@@ -111,13 +38,6 @@ static long t_tag_fault(const struct klog_syslog_ctx *ctx, char *dst,
 	return -EFAULT;
 }
 
-static const struct klog_syslog_ops t_ops = {
-	.capable = t_capable,
-	.copy_to = t_copy_to,
-	.charge = t_charge,
-	.uncharge = t_uncharge,
-};
-
 static const struct klog_syslog_ops t_ops_tag_fault = {
 	.capable = t_capable,
 	.copy_to = t_copy_to,
@@ -125,34 +45,6 @@ static const struct klog_syslog_ops t_ops_tag_fault = {
 	.charge = t_charge,
 	.uncharge = t_uncharge,
 };
-
-/*
- * With ops->enter NULL, NEW_NS drops ctx->ns's reference and gives the
- * ctx the child's: the ctx owns a reference on its namespace.
- */
-static void caller_init(struct tcaller *c, struct klog_ns *ns, void *user_ns)
-{
-	memset(c, 0, sizeof(*c));
-	c->ctx.ns = klog_ns_get(ns);
-	c->ctx.user_ns = user_ns;
-	c->ctx.source = KLOG_FROM_READER;
-	c->ctx.nonblock = true;
-	c->ctx.ops = &t_ops;
-	c->ctx.priv = c;
-	c->ctx.scratch = c->scratch;
-}
-
-static void caller_fini(struct tcaller *c)
-{
-	klog_ns_put(c->ctx.ns);
-	c->ctx.ns = NULL;
-}
-
-static void grant(struct tcaller *c, void *owner)
-{
-	assert_true(c->ncaps < 4);
-	c->caps[c->ncaps++] = owner;
-}
 
 /* ---- fixture ----------------------------------------------------------- */
 

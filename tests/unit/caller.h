@@ -1,0 +1,134 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * caller.h - a syslog(2) caller for the tests of the syslog and /dev/kmsg
+ * layers: a fake clock, fake user namespaces, and a klog_syslog_ctx whose
+ * ops record capability checks, copies and quota charges.
+ */
+#ifndef KLOG_TEST_CALLER_H
+#define KLOG_TEST_CALLER_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "klog/klog.h"
+
+#ifndef NSEC
+#define NSEC 1000000000ull
+#endif
+
+static char init_userns, child_userns, other_userns;
+
+static u64 now_ns;
+
+static inline u64 fake_clock(void)
+{
+	return now_ns;
+}
+
+static inline void at_sec(unsigned int s)
+{
+	now_ns = (u64)s * NSEC;
+}
+
+/* ---- callers --------------------------------------------------------- */
+
+struct tcaller {
+	struct klog_syslog_ctx ctx;
+	char scratch[KLOG_MESSAGE_MAX];
+	void *caps[4];
+	int ncaps;
+	int cap_calls;
+	int last_cap;
+	void *last_owner;
+	int fail_copy_from;	/* 1-based copy that starts failing; 0 never */
+	int copies;
+	int charge_ret;
+	int charges;
+	int uncharges;
+};
+
+static inline bool t_capable(const struct klog_syslog_ctx *ctx, void *owner, int cap)
+{
+	struct tcaller *c = ctx->priv;
+	int i;
+
+	c->cap_calls++;
+	c->last_cap = cap;
+	c->last_owner = owner;
+	/* 6.12 has no CAP_SYS_ADMIN fallback: only CAP_SYSLOG counts. */
+	if (cap != KLOG_CAP_SYSLOG)
+		return false;
+	for (i = 0; i < c->ncaps; i++)
+		if (c->caps[i] == owner)
+			return true;
+	return false;
+}
+
+static inline int t_copy_to(const struct klog_syslog_ctx *ctx, char *dst,
+		     const char *src, size_t n)
+{
+	struct tcaller *c = ctx->priv;
+
+	c->copies++;
+	if (c->fail_copy_from && c->copies >= c->fail_copy_from)
+		return -EFAULT;
+	memcpy(dst, src, n);
+	return 0;
+}
+
+static inline int t_charge(const struct klog_syslog_ctx *ctx)
+{
+	struct tcaller *c = ctx->priv;
+
+	c->charges++;
+	return c->charge_ret;
+}
+
+static inline void t_uncharge(const struct klog_syslog_ctx *ctx)
+{
+	struct tcaller *c = ctx->priv;
+
+	c->uncharges++;
+}
+
+static const struct klog_syslog_ops t_ops = {
+	.capable = t_capable,
+	.copy_to = t_copy_to,
+	.charge = t_charge,
+	.uncharge = t_uncharge,
+};
+
+
+/*
+ * With ops->enter NULL, NEW_NS drops ctx->ns's reference and gives the
+ * ctx the child's: the ctx owns a reference on its namespace.
+ */
+static inline void caller_init(struct tcaller *c, struct klog_ns *ns, void *user_ns)
+{
+	memset(c, 0, sizeof(*c));
+	c->ctx.ns = klog_ns_get(ns);
+	c->ctx.user_ns = user_ns;
+	c->ctx.source = KLOG_FROM_READER;
+	c->ctx.nonblock = true;
+	c->ctx.ops = &t_ops;
+	c->ctx.priv = c;
+	c->ctx.scratch = c->scratch;
+}
+
+static inline void caller_fini(struct tcaller *c)
+{
+	klog_ns_put(c->ctx.ns);
+	c->ctx.ns = NULL;
+}
+
+static inline void grant(struct tcaller *c, void *owner)
+{
+	assert_true(c->ncaps < 4);
+	c->caps[c->ncaps++] = owner;
+}
+
+#endif /* KLOG_TEST_CALLER_H */
