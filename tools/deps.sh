@@ -28,5 +28,10 @@ SUDO=
 [ "$(id -u)" -eq 0 ] || SUDO=sudo
 echo "deps.sh: installing ${want[*]}"
 export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -qq
+# One apt-get update per hour is enough across the targets of one make run.
+stamp=${TMPDIR:-/tmp}/.libklog-apt-updated
+if [ -z "$(find "$stamp" -mmin -60 2>/dev/null)" ]; then
+	$SUDO apt-get update -qq
+	touch "$stamp"
+fi
 $SUDO apt-get install -y -qq --no-install-recommends "${want[@]}" >/dev/null
