@@ -71,8 +71,7 @@ static bool kmsg_ready(void *arg)
 	hops = klog_ns_flush_locked(ns);
 	ready = f->cur.seq < ns->ring.next_seq;
 	kl_unlock_irqrestore(&ns->lock, flags);
-	if (hops)
-		klog_ns_wake(ns->parent, hops - 1);
+	klog_ns_wake_copies(ns, hops);
 	return ready;
 }
 
@@ -273,8 +272,7 @@ unsigned int klog_kmsg_poll(struct klog_kmsg *f)
 			ret |= KLOG_POLLERR | KLOG_POLLPRI;
 	}
 	kl_unlock_irqrestore(&ns->lock, flags);
-	if (hops)
-		klog_ns_wake(ns->parent, hops - 1);
+	klog_ns_wake_copies(ns, hops);
 	return ret;
 }
 

@@ -499,6 +499,22 @@ u32 klog_ns_flush_locked(struct klog_ns *ns)
 }
 
 /**
+ * klog_ns_wake_copies() - wake the ancestors that a reader's flush copied
+ * the pending line to.
+ * @ns:   the namespace a reader flushed with klog_ns_flush_locked().
+ * @hops: its return value.
+ *
+ * The reader itself needs no wake-up, so @ns's own queue is skipped.
+ *
+ * Context: no klog lock held.
+ */
+void klog_ns_wake_copies(struct klog_ns *ns, u32 hops)
+{
+	if (hops)
+		klog_ns_wake(ns->parent, hops - 1);
+}
+
+/**
  * klog_ns_flush() - commit the pending continuation line and wake readers.
  * @ns: the namespace.
  *

@@ -81,8 +81,7 @@ static bool syslog_ready(void *arg)
 		ns->syslog_partial = 0;
 	ready = ns->syslog_cur.seq < ns->ring.next_seq;
 	kl_unlock_irqrestore(&ns->lock, flags);
-	if (hops)
-		klog_ns_wake(ns->parent, hops - 1);
+	klog_ns_wake_copies(ns, hops);
 	return ready;
 }
 
@@ -182,8 +181,7 @@ static int syslog_read_all(struct klog_syslog_ctx *ctx, char *buf, int size,
 	hops = klog_ns_flush_locked(ns);
 	first_fitting_locked(ns, size, time, &c);
 	kl_unlock_irqrestore(&ns->lock, flags);
-	if (hops)
-		klog_ns_wake(ns->parent, hops - 1);
+	klog_ns_wake_copies(ns, hops);
 
 	for (;;) {
 		kl_lock_irqsave(&ns->lock, flags);
@@ -248,8 +246,7 @@ static int syslog_size_unread(struct klog_syslog_ctx *ctx)
 		ret -= ns->syslog_partial;
 	}
 	kl_unlock_irqrestore(&ns->lock, flags);
-	if (hops)
-		klog_ns_wake(ns->parent, hops - 1);
+	klog_ns_wake_copies(ns, hops);
 	return ret;
 }
 

@@ -131,4 +131,16 @@ static inline void grant(struct tcaller *c, void *owner)
 	c->caps[c->ncaps++] = owner;
 }
 
+
+/* A child namespace, or the test fails. */
+static inline struct klog_ns *mk_child(struct klog_ns *parent, void *owner,
+				const char *tag, u32 size)
+{
+	struct klog_ns_params p = { .size = size, .tag = tag, .owner = owner };
+	struct klog_ns *ns = NULL;
+
+	assert_int_equal(klog_ns_create(parent, &p, &ns), 0);
+	return ns;
+}
+
 #endif /* KLOG_TEST_CALLER_H */

@@ -83,16 +83,6 @@ static int teardown(void **state)
 	return 0;
 }
 
-static struct klog_ns *mk_child(struct klog_ns *parent, void *owner,
-				const char *tag, u32 size)
-{
-	struct klog_ns_params p = { .size = size, .tag = tag, .owner = owner };
-	struct klog_ns *ns = NULL;
-
-	assert_int_equal(klog_ns_create(parent, &p, &ns), 0);
-	return ns;
-}
-
 static int sys(struct tcaller *c, int type, int len)
 {
 	return klog_syslog(&c->ctx, type, out, len);

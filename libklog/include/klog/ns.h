@@ -256,6 +256,7 @@ int klog_ns_store(struct klog_ns *ns, const struct klog_msg *m);
 void klog_ns_flush(struct klog_ns *ns);
 u32 klog_ns_flush_locked(struct klog_ns *ns);
 void klog_ns_wake(struct klog_ns *ns, u32 hops);
+void klog_ns_wake_copies(struct klog_ns *ns, u32 hops);
 int klog_ns_read(struct klog_ns *ns, struct klog_cursor *c,
 		 struct klog_msgbuf *out);
 
