@@ -17,8 +17,13 @@
  * wrap klog_syslog() with source KLOG_FROM_PROC as fs/proc/kmsg.c does.
  *
  * Locking: takes ns->lock; klog_kmsg_read() may sleep unless nonblock.
- * One struct klog_kmsg must not be used by two threads at once (the
- * kernel glue serialises a file with a mutex, as upstream).
+ * Concurrent klog_kmsg_read() calls on one struct klog_kmsg must be
+ * serialised by the caller (they format into f->outbuf; the kernel glue
+ * holds a per-file mutex, as upstream's devkmsg_user.lock).
+ * klog_kmsg_seek(), klog_kmsg_poll() and klog_kmsg_write() may run
+ * concurrently with a read and with each other: they touch the cursor
+ * only under ns->lock and never touch f->outbuf, so a reader sleeping in
+ * read() does not block them, as upstream.
  */
 #include "platform/platform.h"
 #include "klog/syslog.h"
@@ -114,7 +119,8 @@ ssize_t klog_kmsg_read(struct klog_kmsg *f, size_t count, bool nonblock)
 		kl_unlock_irqrestore(&ns->lock, flags);
 		return -EAGAIN;
 	}
-	n = klog_fmt_kmsg(&rec, 0, f->outbuf, sizeof(f->outbuf));
+	n = klog_fmt_kmsg(&rec, ns->cfg->printk_caller ? KLOG_FMT_CALLER : 0,
+			  f->outbuf, sizeof(f->outbuf));
 	klog_ring_advance(&ns->ring, &f->cur);
 	kl_unlock_irqrestore(&ns->lock, flags);
 	return n > count ? -EINVAL : (ssize_t)n;

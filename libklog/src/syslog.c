@@ -41,9 +41,10 @@ static int copy_out(const struct klog_syslog_ctx *ctx, char *dst,
 	return 0;
 }
 
-static unsigned int fmt_opts(bool time)
+static unsigned int fmt_opts(const struct klog_ns *ns, bool time)
 {
-	return KLOG_FMT_PRIO | (time ? KLOG_FMT_TIME : 0);
+	return KLOG_FMT_PRIO | (time ? KLOG_FMT_TIME : 0) |
+	       (ns->cfg->printk_caller ? KLOG_FMT_CALLER : 0);
 }
 
 /**
@@ -115,7 +116,7 @@ static int syslog_read(struct klog_syslog_ctx *ctx, char *buf, int size)
 		if (!ns->syslog_partial)
 			ns->syslog_time = ns->cfg->printk_time;
 		skip = ns->syslog_partial;
-		n = klog_fmt_syslog(&rec, fmt_opts(ns->syslog_time),
+		n = klog_fmt_syslog(&rec, fmt_opts(ns, ns->syslog_time),
 				    ctx->scratch, KLOG_MESSAGE_MAX);
 		if (n - ns->syslog_partial <= (size_t)size) {
 			klog_ring_advance(&ns->ring, &ns->syslog_cur);
@@ -155,11 +156,11 @@ static void first_fitting_locked(struct klog_ns *ns, size_t size, bool time,
 	klog_ring_cursor_fix(&ns->ring, &c);
 	*start = c;
 	while (klog_ring_peek(&ns->ring, &c, &rec)) {
-		total += klog_fmt_syslog_size(&rec, fmt_opts(time));
+		total += klog_fmt_syslog_size(&rec, fmt_opts(ns, time));
 		klog_ring_advance(&ns->ring, &c);
 	}
 	while (total > size && klog_ring_peek(&ns->ring, start, &rec)) {
-		total -= klog_fmt_syslog_size(&rec, fmt_opts(time));
+		total -= klog_fmt_syslog_size(&rec, fmt_opts(ns, time));
 		klog_ring_advance(&ns->ring, start);
 	}
 }
@@ -191,7 +192,7 @@ static int syslog_read_all(struct klog_syslog_ctx *ctx, char *buf, int size,
 			kl_unlock_irqrestore(&ns->lock, flags);
 			break;
 		}
-		n = klog_fmt_syslog(&rec, fmt_opts(time), ctx->scratch,
+		n = klog_fmt_syslog(&rec, fmt_opts(ns, time), ctx->scratch,
 				    KLOG_MESSAGE_MAX);
 		klog_ring_advance(&ns->ring, &c);
 		kl_unlock_irqrestore(&ns->lock, flags);
@@ -239,7 +240,7 @@ static int syslog_size_unread(struct klog_syslog_ctx *ctx)
 		time = ns->syslog_partial ? ns->syslog_time :
 			ns->cfg->printk_time;
 		while (klog_ring_peek(&ns->ring, &c, &rec)) {
-			ret += klog_fmt_syslog_size(&rec, fmt_opts(time));
+			ret += klog_fmt_syslog_size(&rec, fmt_opts(ns, time));
 			time = ns->cfg->printk_time;
 			klog_ring_advance(&ns->ring, &c);
 		}
@@ -250,6 +251,61 @@ static int syslog_size_unread(struct klog_syslog_ctx *ctx)
 	return ret;
 }
 
+/**
+ * klog_syslog_new_ns_params() - SYSLOG_ACTION_NEW_NS's checks, in order.
+ * @ctx:  the caller.
+ * @utag: the caller's tag pointer (read through ops->tag_from), or NULL.
+ * @size: the requested ring size.
+ * @tag:  KLOG_TAG_MAX + 1 bytes that receive the tag.
+ * @p:    filled for klog_ns_init(): size, tag (pointing into @tag), owner
+ *        and ops; id and cfg are left alone.
+ *
+ * The permission check (CAP_SYSLOG over the caller's own user namespace)
+ * comes first, then the tag, then the size, as klog_syslog() does them.
+ * An embedder that allocates namespaces itself (the kernel embeds struct
+ * klog_ns in a larger object) calls this, then klog_ns_init().
+ *
+ * Context: process context (ops->tag_from may fault user memory in).
+ * Return: 0, -EPERM, -EINVAL or -EFAULT.
+ */
+int klog_syslog_new_ns_params(const struct klog_syslog_ctx *ctx,
+			      const char *utag, int size, char *tag,
+			      struct klog_ns_params *p)
+{
+	const struct klog_syslog_ops *ops = ctx->ops;
+	long n;
+	int ret;
+
+	if (!capable_over(ctx, ctx->user_ns, KLOG_CAP_SYSLOG))
+		return -EPERM;
+	if (size < 0)
+		return -EINVAL;
+	p->tag = NULL;
+	if (utag) {
+		if (ops && ops->tag_from) {
+			n = ops->tag_from(ctx, tag, utag, KLOG_TAG_MAX + 1);
+		} else {
+			n = kl_strnlen(utag, KLOG_TAG_MAX + 1);
+			if (n <= KLOG_TAG_MAX)
+				kl_memcpy(tag, utag, n + 1);
+			else
+				n = -EINVAL;
+		}
+		if (n < 0)
+			return n;
+		p->tag = tag[0] ? tag : NULL;
+	}
+	ret = klog_ns_check_tag(p->tag);
+	if (ret)
+		return ret;
+	ret = klog_ns_size(ctx->ns->cfg, size, &p->size);
+	if (ret)
+		return ret;
+	p->owner = ctx->user_ns;
+	p->ops = ops ? ops->ns_ops : NULL;
+	return 0;
+}
+
 /* NEW_NS: design S2.  @tag is the caller's pointer; @size the ring size. */
 static int syslog_new_ns(struct klog_syslog_ctx *ctx, const char *utag,
 			 int size)
@@ -258,41 +314,16 @@ static int syslog_new_ns(struct klog_syslog_ctx *ctx, const char *utag,
 	struct klog_ns_params p = { 0 };
 	char tag[KLOG_TAG_MAX + 1];
 	struct klog_ns *child;
-	long n;
 	int ret;
 
-	if (!capable_over(ctx, ctx->user_ns, KLOG_CAP_SYSLOG))
-		return -EPERM;
-	if (size < 0)
-		return -EINVAL;
-	if (utag) {
-		if (ops && ops->tag_from) {
-			n = ops->tag_from(ctx, tag, utag, sizeof(tag));
-		} else {
-			n = kl_strnlen(utag, sizeof(tag));
-			if (n < (long)sizeof(tag))
-				kl_memcpy(tag, utag, n + 1);
-			else
-				n = -EINVAL;
-		}
-		if (n < 0)
-			return n;
-		p.tag = tag[0] ? tag : NULL;
-	}
-	ret = klog_ns_check_tag(p.tag);
+	ret = klog_syslog_new_ns_params(ctx, utag, size, tag, &p);
 	if (ret)
 		return ret;
-	ret = klog_ns_size(ctx->ns->cfg, size, &p.size);
-	if (ret)
-		return ret;
-
 	if (ops && ops->charge) {
 		ret = ops->charge(ctx);
 		if (ret)
 			return ret;
 	}
-	p.owner = ctx->user_ns;
-	p.ops = ops ? ops->ns_ops : NULL;
 	ret = klog_ns_create(ctx->ns, &p, &child);
 	if (ret) {
 		if (ops && ops->uncharge)

@@ -409,6 +409,40 @@ static void read_cont_flag_and_dict(void **state)
 	expect_rec(&f, "4,2,1000000,c;x\n");
 }
 
+/* cfg->printk_caller: the caller id as CONFIG_PRINTK_CALLER shows it. */
+static void read_caller_id_when_configured(void **state)
+{
+	struct klog_msg m = {
+		.level = 6, .caller_id = 42, .text = "from a task\n",
+		.text_len = 12,
+	};
+	struct klog_msg c = {
+		.level = 4, .caller_id = 0x80000000u | 1,
+		.text = "from cpu 1\n", .text_len = 11,
+	};
+
+	(void)state;
+	cfg.printk_caller = true;
+	assert_int_equal(klog_ns_store(root, &m), 11);
+	assert_int_equal(klog_ns_store(root, &c), 10);
+	open_rw(&f, &me);
+	expect_rec(&f, "6,0,1000000,-,caller=T42;from a task\n");
+	expect_rec(&f, "4,1,1000000,-,caller=C1;from cpu 1\n");
+	/* syslog(2) text: "[   T42]" after the timestamp */
+	assert_int_equal(klog_syslog(&me.ctx, KLOG_SYSLOG_ACTION_READ_ALL,
+				     out, sizeof(out)),
+			 (int)strlen("<6>[    1.000000][   T42] from a task\n"
+				     "<4>[    1.000000][    C1] from cpu 1\n"));
+	assert_memory_equal(out, "<6>[    1.000000][   T42] from a task\n"
+			    "<4>[    1.000000][    C1] from cpu 1\n",
+			    strlen("<6>[    1.000000][   T42] from a task\n"
+				   "<4>[    1.000000][    C1] from cpu 1\n"));
+	/* off again (the default): no caller field */
+	cfg.printk_caller = false;
+	assert_int_equal(klog_kmsg_seek(&f, 0, KLOG_SEEK_SET), 0);
+	expect_rec(&f, "6,0,1000000,-;from a task\n");
+}
+
 static void read_escapes_written_bytes(void **state)
 {
 	static const char w[] = "<6>tab\tback\\del\x7fhi\xc3\xa9\n";
@@ -880,6 +914,7 @@ int main(void)
 		T(read_blocks_until_a_record),
 		T(readers_have_own_cursors),
 		T(read_cont_flag_and_dict),
+		T(read_caller_id_when_configured),
 		T(read_escapes_written_bytes),
 		T(write_prefix_level),
 		T(write_no_prefix_default_level),

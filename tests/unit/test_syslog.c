@@ -806,6 +806,47 @@ static void new_ns_creates_child_and_moves_caller(void **state)
 	assert_ptr_equal(me.last_owner, &child_userns);
 }
 
+/* The checks an embedder that allocates its own object reuses. */
+static void new_ns_params_checks_in_order(void **state)
+{
+	struct klog_ns_params p;
+	char tag[KLOG_TAG_MAX + 1];
+	char long_tag[KLOG_TAG_MAX + 2];
+
+	(void)state;
+	memset(long_tag, 'x', sizeof(long_tag) - 1);
+	long_tag[sizeof(long_tag) - 1] = '\0';
+	me.ctx.user_ns = &child_userns;
+	/* no CAP_SYSLOG over the caller's user namespace: EPERM first */
+	assert_int_equal(klog_syslog_new_ns_params(&me.ctx, long_tag, -1, tag,
+						   &p), -EPERM);
+	grant(&me, &child_userns);
+	assert_int_equal(klog_syslog_new_ns_params(&me.ctx, "ok", -1, tag, &p),
+			 -EINVAL);
+	assert_int_equal(klog_syslog_new_ns_params(&me.ctx, long_tag, 0, tag,
+						   &p), -EINVAL);
+	assert_int_equal(klog_syslog_new_ns_params(&me.ctx, "a b", 0, tag, &p),
+			 -EINVAL);
+	assert_int_equal(klog_syslog_new_ns_params(&me.ctx, "ok",
+						   (int)cfg.max_size * 2, tag,
+						   &p), -EINVAL);
+	memset(&p, 0, sizeof(p));
+	assert_int_equal(klog_syslog_new_ns_params(&me.ctx, "web", 5000, tag,
+						   &p), 0);
+	assert_string_equal(p.tag, "web");
+	assert_ptr_equal(p.tag, tag);
+	assert_int_equal(p.size, 8192);
+	assert_ptr_equal(p.owner, &child_userns);
+	assert_ptr_equal(p.ops, me.ctx.ops->ns_ops);
+	/* an empty tag is no tag */
+	assert_int_equal(klog_syslog_new_ns_params(&me.ctx, "", 0, tag, &p), 0);
+	assert_null(p.tag);
+	assert_int_equal(p.size, 65536);
+	/* nothing was created or charged */
+	assert_ptr_equal(me.ctx.ns, root);
+	assert_int_equal(me.charges, 0);
+}
+
 static void new_ns_nests(void **state)
 {
 	struct klog_ns *a, *b;
@@ -1064,6 +1105,7 @@ int main(void)
 		T(loss_resets_partial_read),
 		T(read_all_after_clear_point_lost),
 		T(new_ns_creates_child_and_moves_caller),
+		T(new_ns_params_checks_in_order),
 		T(new_ns_nests),
 		T(new_ns_without_tag),
 		T(new_ns_bad_tags),

@@ -50,6 +50,9 @@ enum klog_devkmsg {
  * @con_saved_level: level saved by CONSOLE_OFF, -1 if none.
  * @con_min_level: floor for CONSOLE_LEVEL.
  * @printk_time:         whether syslog text carries timestamps.
+ * @printk_caller:       records are formatted with their caller id, as
+ *                       CONFIG_PRINTK_CALLER does ("[T123]" in syslog
+ *                       text, ",caller=T123" in /dev/kmsg); default false.
  * @read_commits:        readers commit a pending continuation line before
  *                       reading, and a line more than 80% full is
  *                       committed at once (design §3, the default).
@@ -75,6 +78,7 @@ struct klog_config {
 	int con_saved_level;
 	int con_min_level;
 	bool printk_time;
+	bool printk_caller;
 	bool read_commits;
 	u64 next_id;
 };

@@ -88,6 +88,9 @@ struct klog_syslog_ctx {
 
 int klog_syslog(struct klog_syslog_ctx *ctx, int type, char *buf, int len);
 int klog_syslog_check(const struct klog_syslog_ctx *ctx, int type);
+int klog_syslog_new_ns_params(const struct klog_syslog_ctx *ctx,
+			      const char *utag, int size, char *tag,
+			      struct klog_ns_params *p);
 
 /**
  * struct klog_kmsg - one open /dev/kmsg file.
