@@ -17,6 +17,8 @@
 # hash of everything it applied (see --hash).
 #
 # Usage: apply.sh [--check] TREE [REPO]   (--check: dry run of the patches)
+#        apply.sh --files-only TREE [REPO] (steps 1 and 2 only: for a git
+#                                          tree that "git am"s the series)
 #        apply.sh --hash                  (hash of the inputs, for caches)
 # REPO defaults to the repository holding this script (qemu/build-kernel.sh
 # passes it explicitly).
@@ -51,7 +53,7 @@ input_hash() {
 	) | sha256sum | cut -c1-16
 }
 
-check=0
+check=0 files_only=0
 case "${1:-}" in
 --hash)
 	input_hash
@@ -59,6 +61,10 @@ case "${1:-}" in
 	;;
 --check)
 	check=1
+	shift
+	;;
+--files-only)
+	files_only=1
 	shift
 	;;
 esac
@@ -104,6 +110,10 @@ if [ "$check" -eq 0 ]; then
 	# --remove-destination: never write through a hard link into a
 	# pristine tree that TREE was copied from with cp -al.
 	cp -R --remove-destination "$GLUE/files/." "$TREE/"
+fi
+if [ "$files_only" -eq 1 ]; then
+	msg "copied libklog and kernel-glue/files to $TREE (no patches)"
+	exit 0
 fi
 
 n=0

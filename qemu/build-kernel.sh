@@ -29,7 +29,9 @@
 # (unused when apply.sh put the sources elsewhere).
 # The stock build needs no copy: it uses the pristine tree with O=.
 #
-# Cache: $KCACHE/out-<key>/ (object dir, bzImage, build log, timing), key =
+# Cache: $KCACHE/out-<key>/ (object dir, bzImage, Module.symvers for
+# out-of-tree modules, build log, timing; build/kernel/<image>.objdir
+# names it), key =
 # sha256 of the kernel version, the variant, the config fragments and, for
 # patched, kernel-glue/series, the patches, kernel-glue/files and the
 # libklog sources.  A finished build is reused as is.  One kernel build at
@@ -103,6 +105,8 @@ publish() {
 	cp "$out/arch/x86/boot/bzImage" "$dest/$name.tmp"
 	mv "$dest/$name.tmp" "$dest/$name"
 	cp "$out/.config" "$dest/$name.config"
+	# for out-of-tree modules (tests/guest/kmod): make -C OBJDIR M=...
+	echo "$out" >"$dest/$name.objdir"
 	msg "$dest/$name ($(stat -c %s "$dest/$name") bytes, key $key)"
 }
 
@@ -162,7 +166,7 @@ if [ "$config_only" -eq 1 ]; then
 	exit 0
 fi
 
-msg "make -j$JOBS bzImage for $name (about 4 min on 2 cores), log: $out/build.log"
+msg "make -j$JOBS bzImage modules for $name (about 4 min on 2 cores), log: $out/build.log"
 t=$(now_s)
 cc=()
 if command -v ccache >/dev/null; then
@@ -171,7 +175,7 @@ if command -v ccache >/dev/null; then
 	export CCACHE_SLOPPINESS=include_file_ctime,include_file_mtime,time_macros
 	cc=(CC="ccache gcc")
 fi
-if ! make -C "$src" O="$out" -j"$JOBS" "${cc[@]}" KLOG_DIR="$src/libklog" bzImage >"$out/build.log" 2>&1; then
+if ! make -C "$src" O="$out" -j"$JOBS" "${cc[@]}" KLOG_DIR="$src/libklog" bzImage modules >"$out/build.log" 2>&1; then
 	grep -E 'error|Error' "$out/build.log" | head -40 >&2 || true
 	tail -20 "$out/build.log" >&2
 	die "kernel build failed; full log: $out/build.log"

@@ -6,9 +6,10 @@
  * tests/guest/syslog_ns_tests.sh.  Every subcommand does one thing and
  * reports it on stdout in a form the shell can compare:
  *
- *   klogns exec [-u UID] [-U] [-n] [-t TAG] [-s SIZE] -- CMD [ARG...]
+ *   klogns exec [-u UID] [-U] [-j NSFILE] [-n] [-t TAG] [-s SIZE] -- CMD...
  *       -u UID  drop to uid/gid UID (no supplementary groups) first
  *       -U      unshare(CLONE_NEWUSER) and map uid/gid 0 to the old ones
+ *       -j NSFILE  setns(open(NSFILE), 0): join a syslog namespace
  *       -n      syslog(SYSLOG_ACTION_NEW_NS, TAG, SIZE): a new syslog
  *               namespace, which the command then runs in
  *       then execvp(CMD).  A failing step prints "klogns: STEP: ERRNO"
@@ -30,6 +31,12 @@
  *   klogns churn N              N times: a new syslog namespace with an
  *                               open /dev/kmsg and /proc/kmsg, in a child
  *                               process; prints "done N"
+ *   klogns setns NSFILE [TYPE]  setns(open(NSFILE), TYPE): prints 0 or
+ *                               the errno name
+ *   klogns parents NSFILE       the inode numbers of NSFILE's ancestors
+ *                               by NS_GET_PARENT, on one line, ending
+ *                               with the errno name that stopped it
+ *   klogns owner NSFILE         NS_GET_USERNS: the owner's inode number
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -40,8 +47,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/nsfs.h>
+#include <sys/ioctl.h>
 #include <sys/klog.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -104,13 +114,15 @@ static int cmd_exec(int argc, char **argv)
 {
 	const char *tag = NULL;
 	long size = 0;
-	int uid = -1, userns = 0, newns = 0, opt;
+	int uid = -1, userns = 0, newns = 0, opt, fd;
+	const char *join = NULL;
 	char map[64];
 
-	while ((opt = getopt(argc, argv, "+u:Unt:s:")) != -1) {
+	while ((opt = getopt(argc, argv, "+u:Uj:nt:s:")) != -1) {
 		switch (opt) {
 		case 'u': uid = atoi(optarg); break;
 		case 'U': userns = 1; break;
+		case 'j': join = optarg; break;
 		case 'n': newns = 1; break;
 		case 't': tag = optarg; break;
 		case 's': size = atol(optarg); break;
@@ -137,6 +149,14 @@ static int cmd_exec(int argc, char **argv)
 		write_file("/proc/self/uid_map", map);
 		snprintf(map, sizeof(map), "0 %u 1\n", (unsigned int)g);
 		write_file("/proc/self/gid_map", map);
+	}
+	if (join) {
+		fd = open(join, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			die(join, 0);
+		if (setns(fd, 0))
+			die("setns", 0);
+		close(fd);
 	}
 	if (newns && sys_syslog(SYSLOG_ACTION_NEW_NS, tag, size))
 		die("syslog(SYSLOG_ACTION_NEW_NS)", 0);
@@ -319,10 +339,76 @@ static int cmd_churn(int argc, char **argv)
 	return 0;
 }
 
+static int cmd_setns(int argc, char **argv)
+{
+	int fd;
+
+	if (argc < 2)
+		return 2;
+	fd = open(argv[1], O_RDONLY);
+	if (fd < 0)
+		die(argv[1], 1);
+	if (setns(fd, argc > 2 ? (int)strtol(argv[2], NULL, 0) : 0))
+		print_err(errno);
+	else
+		printf("0\n");
+	close(fd);
+	return 0;
+}
+
+static unsigned long inode_of(int fd)
+{
+	struct stat st;
+
+	if (fstat(fd, &st))
+		die("fstat", 1);
+	return (unsigned long)st.st_ino;
+}
+
+static int cmd_parents(int argc, char **argv)
+{
+	int fd, parent;
+
+	if (argc < 2)
+		return 2;
+	fd = open(argv[1], O_RDONLY);
+	if (fd < 0)
+		die(argv[1], 1);
+	while ((parent = ioctl(fd, NS_GET_PARENT)) >= 0) {
+		printf("%lu ", inode_of(parent));
+		close(fd);
+		fd = parent;
+	}
+	print_err(errno);
+	close(fd);
+	return 0;
+}
+
+static int cmd_owner(int argc, char **argv)
+{
+	int fd, owner;
+
+	if (argc < 2)
+		return 2;
+	fd = open(argv[1], O_RDONLY);
+	if (fd < 0)
+		die(argv[1], 1);
+	owner = ioctl(fd, NS_GET_USERNS);
+	if (owner < 0) {
+		print_err(errno);
+	} else {
+		printf("%lu\n", inode_of(owner));
+		close(owner);
+	}
+	close(fd);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
-		fprintf(stderr, "usage: klogns exec|rc|read|newns|kmsg|proc-kmsg|hold|poll|churn ...\n");
+		fprintf(stderr, "usage: klogns exec|rc|read|newns|kmsg|"
+			"proc-kmsg|hold|poll|churn|setns|parents|owner ...\n");
 		return 2;
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -344,6 +430,12 @@ int main(int argc, char **argv)
 		return cmd_poll(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "churn"))
 		return cmd_churn(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "setns"))
+		return cmd_setns(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "parents"))
+		return cmd_parents(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "owner"))
+		return cmd_owner(argc - 1, argv + 1);
 	fprintf(stderr, "klogns: unknown command %s\n", argv[1]);
 	return 2;
 }

@@ -1,0 +1,22 @@
+# tests/guest/bench_guest.sh - in-guest cost ratios (run by bench.sh).
+#
+# Runs inside the QEMU guest of the patched (non-debug) kernel.  Prints
+# one result per line for bench.sh to parse:
+#   kmsg host NS     ns per 64-byte /dev/kmsg write on the host log
+#   kmsg child NS    the same in a child syslog namespace
+#   printk NS        ns per printk() of a 64-byte message (klog_bench.ko)
+#   ns_printk NS     ns per ns_printk() of the same message
+# Rounds alternate host and child so that drift hits both alike.
+COUNT=${COUNT:-20000}
+ROUNDS=${ROUNDS:-5}
+echo on >/proc/sys/kernel/printk_devkmsg
+for r in $(seq 1 "$ROUNDS"); do
+	echo "kmsg host $(kmsgbench "$COUNT")"
+	echo "kmsg child $(klogns exec -n -s 1048576 -- kmsgbench "$COUNT")"
+done
+klogns exec -n -s 1048576 -- sh -c "
+	insmod /lib/klog_bench.ko count=$COUNT rounds=$ROUNDS || exit 1
+	P=/sys/module/klog_bench/parameters
+	echo \"printk \$(cat \$P/printk_ns)\"
+	echo \"ns_printk \$(cat \$P/ns_printk_ns)\"
+	rmmod klog_bench"
