@@ -13,7 +13,7 @@ export KCACHE
 
 .PHONY: all demo check deps-core deps-kernel build unit valgrind sanitize \
 	kcompile fuzz stress story kernel kernel-stock kernel-debug qemu \
-	guest guest-debug golden bench bench-smoke clean
+	guest guest-debug golden bench bench-smoke checkpatch bench-guest clean
 
 all: build
 
@@ -89,6 +89,14 @@ guest: kernel
 guest-debug: kernel-debug
 	tests/guest/run.sh -k build/kernel/bzImage-debug -t 900
 
+# scripts/checkpatch.pl --strict on every patch of kernel-glue/series.
+checkpatch: deps-kernel
+	kernel-glue/checkpatch.sh
+
+# In-guest cost ratios: /dev/kmsg writes and ns_printk (tests/guest/kmod).
+bench-guest: kernel
+	tests/guest/bench.sh
+
 # Re-record the stock 6.12 transcripts (not part of check).
 golden: deps-kernel
 	tests/golden/regenerate.sh
@@ -105,7 +113,8 @@ bench-smoke:
 		--werror -Dbench=true -Dtests=false --buildtype=release
 	$(MESON) test -C $(BUILD)-bench --suite benchmark-smoke --print-errorlogs
 
-check: unit valgrind sanitize kcompile bench-smoke fuzz guest guest-debug
+check: unit valgrind sanitize kcompile checkpatch bench-smoke fuzz guest \
+	guest-debug
 	@echo "make check: all tiers passed"
 
 # The kernel demo: the patched kernel in QEMU, a host and two containers.
