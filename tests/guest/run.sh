@@ -1,9 +1,14 @@
 #!/bin/bash
-# tests/guest/run.sh [-k BZIMAGE] [-t SECONDS] - run the in-guest syslog
-# namespace tests.
+# tests/guest/run.sh [-k BZIMAGE] [-t SECONDS] [-s SUITE] [-M MODE] - run
+# the in-guest syslog namespace tests.
 #
-# Builds tests/guest/klogns.c with gcc -static, makes an initramfs with
-# qemu/initramfs.sh whose test command is tests/guest/syslog_ns_tests.sh,
+#   -s SUITE  the script tests/guest/SUITE.sh (default syslog_ns_tests;
+#             "reliability" is the issue 7 suite)
+#   -M MODE   passed as the kernel parameter klogmode=MODE, which the
+#             suite sees as $klogmode (reliability: short or full)
+#
+# Builds tests/guest/klogns.c and klogstress.c with gcc -static, makes an
+# initramfs with qemu/initramfs.sh whose test command is the suite,
 # boots the kernel (default build/kernel/bzImage, the patched one from
 # qemu/build-kernel.sh) with qemu/run.sh, and prints the TAP results.
 # The command line has no printk.devkmsg= (that would lock the mode): the
@@ -15,32 +20,43 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 REPO=$(cd "$HERE/../.." && pwd)
 kernel=$REPO/build/kernel/bzImage
 tmo=180
-while getopts "k:t:h" opt; do
+suite=syslog_ns_tests
+params=()
+while getopts "k:t:s:M:h" opt; do
 	case $opt in
 	k) kernel=$(realpath "$OPTARG") ;;
 	t) tmo=$OPTARG ;;
+	s) suite=$OPTARG ;;
+	M) params=(-a "klogmode=$OPTARG") ;;
 	*) sed -n '2,/^set -e/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 2 ;;
 	esac
 done
 
 out=$REPO/build/guest
 mkdir -p "$out"
+[ -f "$HERE/$suite.sh" ] || { echo "run.sh: no suite $HERE/$suite.sh" >&2; exit 2; }
+# other suites' files are named after them: runs of two suites can overlap
+pre=
+[ "$suite" = syslog_ns_tests ] || pre=$suite-
 # iptables-legacy for the netfilter LOG tests, with the extensions they use
 XT=/usr/lib/x86_64-linux-gnu/xtables
 gcc -static -O2 -Wall -Wextra -Werror -o "$out/klogns" "$HERE/klogns.c"
-"$REPO/qemu/initramfs.sh" -o "$out/initramfs.cpio.gz" \
-	-f "$HERE/syslog_ns_tests.sh:/etc/syslog_ns_tests.sh" \
+gcc -static -O2 -Wall -Wextra -Werror -o "$out/klogstress" "$HERE/klogstress.c"
+"$REPO/qemu/initramfs.sh" -o "$out/${pre}initramfs.cpio.gz" \
+	-f "$HERE/$suite.sh:/etc/$suite.sh" \
 	-f "$XT/libxt_LOG.so:$XT/libxt_LOG.so" \
 	-f "$XT/libxt_standard.so:$XT/libxt_standard.so" \
 	-f "$XT/libipt_icmp.so:$XT/libipt_icmp.so" \
-	-c "sh /etc/syslog_ns_tests.sh" "$out/klogns" /usr/sbin/xtables-legacy-multi
+	-c "sh /etc/$suite.sh" "$out/klogns" "$out/klogstress" \
+	/usr/sbin/xtables-legacy-multi
 set +e
-"$REPO/qemu/run.sh" -k "$kernel" -i "$out/initramfs.cpio.gz" \
-	-l "$out/serial.log" -r "$out/results.tap" -t "$tmo" -m none
+"$REPO/qemu/run.sh" -k "$kernel" -i "$out/${pre}initramfs.cpio.gz" \
+	-l "$out/${pre}serial.log" -r "$out/${pre}results.tap" -t "$tmo" \
+	-m none "${params[@]}"
 rc=$?
 set -e
-cat "$out/results.tap"
-if ! tail -1 "$out/results.tap" | grep -q '^[0-9]* passed, 0 failed$'; then
+cat "$out/${pre}results.tap"
+if ! tail -1 "$out/${pre}results.tap" | grep -q '^[0-9]* passed, 0 failed$'; then
 	[ "$rc" -ne 0 ] || rc=1
 fi
 exit "$rc"
