@@ -13,7 +13,8 @@ export KCACHE
 
 .PHONY: all demo check deps-core deps-kernel build unit valgrind sanitize \
 	kcompile fuzz stress story kernel kernel-stock kernel-debug qemu \
-	guest guest-debug golden bench bench-smoke checkpatch bench-guest clean
+	guest guest-debug golden bench bench-smoke checkpatch bench-guest clean \
+	guest-reliability guest-reliability-debug guest-reliability-full
 
 all: build
 
@@ -89,6 +90,20 @@ guest: kernel
 guest-debug: kernel-debug
 	tests/guest/run.sh -k build/kernel/bzImage-debug -t 900
 
+# The in-guest reliability suite (tests/guest/reliability.sh, issue 7):
+# floods, churn, concurrency, privilege.  Short on the patched kernel and
+# on the debug kernel (make check); full (10^6 records, 10^4 cycles, 60 s)
+# on the patched kernel.  docs/reliability.md has the figures.
+guest-reliability: kernel
+	tests/guest/run.sh -s reliability -M short -t 300
+
+guest-reliability-debug: kernel-debug
+	tests/guest/run.sh -s reliability -M short -k build/kernel/bzImage-debug \
+		-t 1200
+
+guest-reliability-full: kernel
+	tests/guest/run.sh -s reliability -M full -t 1800
+
 # scripts/checkpatch.pl --strict on every patch of kernel-glue/series.
 checkpatch: deps-kernel
 	kernel-glue/checkpatch.sh
@@ -114,7 +129,7 @@ bench-smoke:
 	$(MESON) test -C $(BUILD)-bench --suite benchmark-smoke --print-errorlogs
 
 check: unit valgrind sanitize kcompile checkpatch bench-smoke fuzz guest \
-	guest-debug
+	guest-debug guest-reliability guest-reliability-debug
 	@echo "make check: all tiers passed"
 
 # The kernel demo: the patched kernel in QEMU, a host and two containers.
