@@ -121,8 +121,9 @@ SPLAT='WARNING:\|BUG:\|INFO: \|UBSAN:\|possible circular\|possible recursive\|in
 # no_splat PART: nothing in the host log since boot looks like a kernel
 # report.
 no_splat() {
-	follow_sync
-	if grep -q "$SPLAT" $HOSTLOG; then
+	if ! follow_sync; then
+		not_ok "$1: the host log follower stopped: no splat check possible"
+	elif grep -q "$SPLAT" $HOSTLOG; then
 		not_ok "$1: no lockdep, KASAN, WARNING or BUG report in the host log" \
 			"$(grep -m 5 "$SPLAT" $HOSTLOG)"
 	else
@@ -166,7 +167,7 @@ suppressed() {
 # line per window, and every record was either copied or counted.
 bound_checks() {
 	tag=$1 what=$2 pat=$3 total=$4 el=$5 burst=$6 iv=$7
-	follow_sync
+	check "$what: the host log follower is still copying" follow_sync
 	copies=$(host_count $HOSTLOG "$pat")
 	set -- $(suppressed $HOSTLOG "$tag")
 	slines=$1 ssum=$2
