@@ -424,6 +424,7 @@ b=\$(cat $CG/kl/memory.current)
 klogns exec -n -s \$1 -- cat $CG/kl/memory.current >$T/memcg.\$1
 echo \$((\$(cat $T/memcg.\$1) - b))
 EOF
+	sh $T/memcg.sh 4096 >/dev/null	# warm-up: first-use charges
 	small=$(sh $T/memcg.sh 4096)
 	big=$(sh $T/memcg.sh 1048576)
 	echo "# memcg: memory.current grew by $small bytes (4 KiB ring), $big bytes (1 MiB ring)"

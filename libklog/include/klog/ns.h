@@ -124,7 +124,6 @@ struct klog_ns_stats {
  * @user:     it came from user space.
  */
 struct klog_cont {
-	char buf[KLOG_RECORD_MAX + 1];
 	u32 len;
 	bool pending;
 	u32 caller_id;
@@ -133,6 +132,7 @@ struct klog_cont {
 	u8 level;
 	u8 flags;
 	bool user;
+	char buf[KLOG_RECORD_MAX + 1];	/* last: the fields above stay hot */
 };
 
 struct klog_ns;
@@ -177,11 +177,15 @@ struct klog_ns_params {
  * parent only (the propagation path), never the other way, never between
  * siblings.  @ref, @parent, @root, @cfg, @ops, @tag, @id, @level and
  * @owner are set at init and then read-only.
+ *
+ * Layout: what every store touches (@lock, @ring, @wait, @cfg, @parent,
+ * @stats, the head of @cont) comes first and close together; @cont's
+ * 1 KiB text buffer and @own_cfg come last, so that a store into one of
+ * many namespaces touches few cache lines (bench/: NS-scale).
  */
 struct klog_ns {
 	kl_lock_t lock;
 	struct klog_ring ring;
-	struct klog_cont cont;
 	struct klog_cursor syslog_cur;
 	u32 syslog_partial;
 	bool syslog_time;
@@ -201,6 +205,7 @@ struct klog_ns {
 	struct klog_ratelimit prop_rl;
 	struct klog_ratelimit kmsg_rl;
 	struct klog_ns_stats stats;
+	struct klog_cont cont;
 	struct klog_config own_cfg;
 };
 
