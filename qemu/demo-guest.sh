@@ -51,6 +51,7 @@ dmesg | tail -1 | show
 step "2. Two containers: user ns + syslog ns + network ns, each with a LOG rule"
 for c in c1 c2; do
 	klogns exec -U -n -t $c -- unshare -n sh $D/loop.sh $c &
+	eval "pid_$c=\$!"
 done
 for c in c1 c2; do
 	say "$c# ip link set lo up; iptables -A OUTPUT -o lo -j LOG --log-prefix \"$c-pkt: \""
@@ -98,5 +99,20 @@ say "host# dmesg | grep -c '\\[c2\\] c2-pkt: '   (copies on the host)"
 dmesg | grep -c '\[c2\] c2-pkt: ' | show
 say "c1# dmesg | wc -l     (c1 saw none of it)"
 run_in c1 "dmesg | wc -l"
+
+step "7. Each log is a namespace: /proc/PID/ns/syslog and setns(2)"
+say "host# readlink /proc/self/ns/syslog; c1# and c2# the same"
+readlink /proc/self/ns/syslog | show
+run_in c1 "readlink /proc/self/ns/syslog"
+run_in c2 "readlink /proc/self/ns/syslog"
+# shellcheck disable=SC2154 # pid_c2 is set by the eval in step 2
+touch $D/c2.ns
+mount --bind /proc/$pid_c2/ns/syslog $D/c2.ns
+say "host# mount --bind /proc/<c2's pid>/ns/syslog $D/c2.ns"
+say "host# klogns exec -j $D/c2.ns -- dmesg | tail -2   (the host's root enters c2's log)"
+klogns exec -j $D/c2.ns -- dmesg | tail -2 | show
+say "c1# klogns setns $D/c2.ns   (c1's root cannot enter its sibling's log)"
+run_in c1 "klogns setns $D/c2.ns"
+umount $D/c2.ns
 
 step "Done"

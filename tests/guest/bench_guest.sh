@@ -7,7 +7,7 @@
 #   printk NS        ns per printk() of a 64-byte message (klog_bench.ko)
 #   ns_printk NS     ns per ns_printk() of the same message
 # Rounds alternate host and child so that drift hits both alike.
-COUNT=${COUNT:-20000}
+COUNT=${COUNT:-50000}
 ROUNDS=${ROUNDS:-5}
 echo on >/proc/sys/kernel/printk_devkmsg
 for r in $(seq 1 "$ROUNDS"); do
