@@ -6,6 +6,9 @@
  * a fake clock, the "<N> messages suppressed" line and the counters.
  */
 #include <pthread.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <sched.h>
 #include <time.h>
 
@@ -348,6 +351,37 @@ static void printk_timestamp_and_caller(void **state)
 	assert_int_equal(l.m[1].rec.ts_nsec, 123457 * NSEC_PER_MSEC);
 	assert_int_equal(l.m[0].rec.caller_id, klog_plat_caller_id());
 	rec_list_free(&l);
+}
+
+/* The caller id is the thread's id, also in a thread and after fork(). */
+static void *caller_in_thread(void *arg)
+{
+	*(u32 *)arg = klog_plat_caller_id();
+	return NULL;
+}
+
+static void caller_id_is_the_thread_id(void **state)
+{
+	u32 mine = klog_plat_caller_id(), theirs = 0;
+	pthread_t t;
+	pid_t pid;
+	int st;
+
+	(void)state;
+	assert_int_equal(mine, (u32)syscall(SYS_gettid));
+	assert_int_equal(klog_plat_caller_id(), mine);	/* cached */
+	assert_int_equal(pthread_create(&t, NULL, caller_in_thread, &theirs), 0);
+	assert_int_equal(pthread_join(t, NULL), 0);
+	assert_int_not_equal(theirs, 0);
+	assert_int_not_equal(theirs, mine);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (!pid)
+		_exit(klog_plat_caller_id() == (u32)syscall(SYS_gettid) &&
+		      klog_plat_caller_id() != mine ? 0 : 1);
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 0);
 }
 
 /* ---- klog_ns_store() ---------------------------------------------------- */
@@ -973,6 +1007,7 @@ static void prop_wakes_readers_up_the_chain(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		TP(caller_id_is_the_thread_id),
 		TP(prefix_levels_0_to_7),
 		TP(prefix_cont_and_default),
 		TP(prefix_out_of_range_is_text),

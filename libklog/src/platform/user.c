@@ -46,9 +46,31 @@ u64 klog_plat_clock_ns(void)
 	return (u64)ts.tv_sec * 1000000000ull + (u64)ts.tv_nsec;
 }
 
+/*
+ * The caller id is the thread id, as the kernel's task_pid_nr(current).
+ * gettid() is a system call: each thread asks once and keeps the answer;
+ * a fork()ed child (whose one thread has a new id) forgets it.
+ */
+static __thread u32 cached_tid;
+static pthread_once_t tid_once = PTHREAD_ONCE_INIT;
+
+static void forget_tid(void)
+{
+	cached_tid = 0;
+}
+
+static void tid_init(void)
+{
+	pthread_atfork(NULL, NULL, forget_tid);
+}
+
 u32 klog_plat_caller_id(void)
 {
-	return (u32)syscall(SYS_gettid) & 0x7fffffffu;
+	if (!cached_tid) {
+		pthread_once(&tid_once, tid_init);
+		cached_tid = (u32)syscall(SYS_gettid) & 0x7fffffffu;
+	}
+	return cached_tid;
 }
 
 void klog_plat_waitq_init(kl_waitq_t *wq)
