@@ -1071,7 +1071,7 @@ static int cmd_conc(int argc, char **argv)
 {
 	unsigned long tot[NOPS] = { 0 }, nsbad;
 	pid_t a, b, c = -1;
-	int ns, w, k, status, bad = 0, pc[2];
+	int ns, w, k, status = 0, bad = 0, pc[2];
 	long ring;
 	uint64_t end;
 	char line[32];

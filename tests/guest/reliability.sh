@@ -190,6 +190,7 @@ hasnt_lost() {
 
 echo "# mode $MODE: flood $FLOOD_N, nf flood $NF_N, churn $CHURN_N," \
 	"concurrency ${CONC_S}s, $(grep -c ^processor /proc/cpuinfo) cpus"
+echo "# kernel $(uname -r) $(uname -v)"
 T0=$(cut -d. -f1 /proc/uptime)
 
 echo on >$SC/printk_devkmsg
