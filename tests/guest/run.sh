@@ -7,7 +7,8 @@
 #   -M MODE   passed as the kernel parameter klogmode=MODE, which the
 #             suite sees as $klogmode (reliability: short or full)
 #
-# Builds tests/guest/klogns.c and klogstress.c with gcc -static, makes an
+# Builds tests/guest/klogns.c, klogstress.c and tests/golden/capture.c
+# (the child-vs-host golden check) with gcc -static, makes an
 # initramfs with qemu/initramfs.sh whose test command is the suite,
 # boots the kernel (default build/kernel/bzImage, the patched one from
 # qemu/build-kernel.sh) with qemu/run.sh, and prints the TAP results.
@@ -41,13 +42,16 @@ pre=
 # iptables-legacy for the netfilter LOG tests, with the extensions they use
 XT=/usr/lib/x86_64-linux-gnu/xtables
 gcc -static -O2 -Wall -Wextra -Werror -o "$out/klogns" "$HERE/klogns.c"
+gcc -static -O2 -Wall -Wextra -Werror -o "$out/capture" "$REPO/tests/golden/capture.c"
 gcc -static -O2 -Wall -Wextra -Werror -o "$out/klogstress" "$HERE/klogstress.c"
 "$REPO/qemu/initramfs.sh" -o "$out/${pre}initramfs.cpio.gz" \
 	-f "$HERE/$suite.sh:/etc/$suite.sh" \
+	-f "$REPO/tests/golden/main.ops:/golden/main.ops" \
+	-f "$HERE/golden_norm.awk:/golden/golden_norm.awk" \
 	-f "$XT/libxt_LOG.so:$XT/libxt_LOG.so" \
 	-f "$XT/libxt_standard.so:$XT/libxt_standard.so" \
 	-f "$XT/libipt_icmp.so:$XT/libipt_icmp.so" \
-	-c "sh /etc/$suite.sh" "$out/klogns" "$out/klogstress" \
+	-c "sh /etc/$suite.sh" "$out/klogns" "$out/capture" "$out/klogstress" \
 	/usr/sbin/xtables-legacy-multi
 set +e
 "$REPO/qemu/run.sh" -k "$kernel" -i "$out/${pre}initramfs.cpio.gz" \
