@@ -26,7 +26,9 @@
 #
 # Environment: QEMU_ACCEL=auto|tcg|kvm (auto: KVM only when /dev/kvm is
 # usable and a probe boot of this kernel succeeds, else TCG, silently),
-# QEMU_SMP (default 1), QEMU_MEM (default 512M), QEMU (the binary).
+# QEMU_SMP (default 1; a number N means N sockets of one CPU, the only
+# layout the guest kernel sees without ACPI), QEMU_MEM (default 512M),
+# QEMU (the binary).
 #
 # Results: the lines the guest prints between "@@KLOG-BEGIN@@" and
 # "@@KLOG-END rc=N@@" (see initramfs.sh), with carriage returns removed
@@ -76,7 +78,14 @@ fi
 cmdline+=$extra
 
 QEMU=${QEMU:-qemu-system-x86_64}
-base=("$QEMU" -nographic -no-reboot -m "${QEMU_MEM:-512M}" -smp "${QEMU_SMP:-1}"
+# The guest kernel has no ACPI: it finds CPUs in SeaBIOS's MP table, which
+# lists one per socket, so N CPUs are N sockets.
+smp=${QEMU_SMP:-1}
+case $smp in
+*[!0-9]*) ;;
+*) smp="cpus=$smp,sockets=$smp" ;;
+esac
+base=("$QEMU" -nographic -no-reboot -m "${QEMU_MEM:-512M}" -smp "$smp"
 	-nic none -kernel "$kernel" -initrd "$initrd")
 
 # kvm_usable - /dev/kvm is there and a probe boot of this very kernel gets

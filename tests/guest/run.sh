@@ -34,6 +34,8 @@ while getopts "k:t:s:M:h" opt; do
 done
 
 out=$REPO/build/guest
+# the reliability suite's concurrency part wants real parallelism
+[ "$suite" = reliability ] && export QEMU_SMP=${QEMU_SMP:-2}
 mkdir -p "$out"
 [ -f "$HERE/$suite.sh" ] || { echo "run.sh: no suite $HERE/$suite.sh" >&2; exit 2; }
 # other suites' files are named after them: runs of two suites can overlap
@@ -46,6 +48,7 @@ gcc -static -O2 -Wall -Wextra -Werror -o "$out/capture" "$REPO/tests/golden/capt
 gcc -static -O2 -Wall -Wextra -Werror -o "$out/klogstress" "$HERE/klogstress.c"
 "$REPO/qemu/initramfs.sh" -o "$out/${pre}initramfs.cpio.gz" \
 	-f "$HERE/$suite.sh:/etc/$suite.sh" \
+	-f "$HERE/tap.sh:/etc/tap.sh" \
 	-f "$REPO/tests/golden/main.ops:/golden/main.ops" \
 	-f "$HERE/golden_norm.awk:/golden/golden_norm.awk" \
 	-f "$XT/libxt_LOG.so:$XT/libxt_LOG.so" \
