@@ -249,6 +249,22 @@ check "policy 0: the container still logs its packets" has "NF-pz-$MARK: IN=" $T
 check "policy 0: nothing is copied to the host" hasnt "NF-pz-$MARK" $T/host.dmesg
 check "policy 2: a child's /dev/kmsg write is copied to the host" has "\[p2\] PTWO-$MARK" $T/host.dmesg
 check "policy 1: a child's /dev/kmsg write is not copied" hasnt "PONE-$MARK" $T/host.dmesg
+# The propagation ratelimit: burst 2 per 1000 ms; 5 writes, then one in
+# the next window, which reports the 3 suppressed as one line first.
+echo 2 >$SC/syslog_ns_propagate
+echo 2 >$SC/syslog_ns_propagate_burst
+echo 1000 >$SC/syslog_ns_propagate_interval_ms
+klogns exec -n -t prl -- sh -c "
+	for i in 1 2 3 4 5; do echo \"<6>PRL\$i-$MARK\" >/dev/kmsg; done
+	sleep 1.2
+	echo '<6>PRLNEXT-$MARK' >/dev/kmsg"
+echo 1 >$SC/syslog_ns_propagate
+echo 10 >$SC/syslog_ns_propagate_burst
+echo 5000 >$SC/syslog_ns_propagate_interval_ms
+busybox dmesg | grep '\[prl\]' >$T/prl.host
+expect "propagation ratelimit: burst 2, then one suppressed line, then the next window" \
+	"[prl] PRL1-$MARK|[prl] PRL2-$MARK|[prl] 3 messages suppressed|[prl] PRLNEXT-$MARK" \
+	sh -c "sed 's/^\[[ 0-9.]*\] //' $T/prl.host | tr '\\n' '|' | sed 's/|$//'"
 echo 65536 >$SC/syslog_ns_max_size
 expect "syslog_ns_max_size=65536: a 131072-byte ring is EINVAL" EINVAL klogns newns - 131072
 expect "syslog_ns_max_size=65536: a 65536-byte ring is fine" 0 klogns newns - 65536
