@@ -430,6 +430,18 @@ static int cmd_syslog(char **argv, int argc)
 	return 0;
 }
 
+/* Close an open file: its reference on the namespace goes with it. */
+static void close_fd(struct sim_fd *fd)
+{
+	if (fd->proc) {
+		klog_proc_kmsg_release(&fd->ctx);
+		klog_ns_put(fd->ctx.ns);
+	} else {
+		klog_kmsg_release(&fd->f);
+	}
+	fd->open = false;
+}
+
 static int cmd_kmsg(char **argv, int argc, char *rest)
 {
 	struct sim_fd *fd;
@@ -459,6 +471,9 @@ static int cmd_kmsg(char **argv, int argc, char *rest)
 		} else {
 			ret = klog_kmsg_open(&fd->f, &fd->ctx, mode);
 		}
+		/* an open /proc/kmsg keeps its namespace, as the kernel's */
+		if (fd->proc && !ret)
+			klog_ns_get(fd->ctx.ns);
 		printf("open %s (%s) in %s:\n", fd->proc ? "/proc/kmsg" :
 		       "/dev/kmsg", fd->name, n->name);
 		result(ret);
@@ -471,11 +486,7 @@ static int cmd_kmsg(char **argv, int argc, char *rest)
 	if (!fd)
 		return 0;
 	if (!strcmp(argv[0], "close")) {
-		if (fd->proc)
-			klog_proc_kmsg_release(&fd->ctx);
-		else
-			klog_kmsg_release(&fd->f);
-		fd->open = false;
+		close_fd(fd);
 		return 0;
 	}
 	if (!strcmp(argv[0], "write")) {
@@ -768,12 +779,8 @@ int main(int argc, char **argv)
 		fclose(in);
 
 	for (i = 0; i < MAX_FD; i++) {
-		if (!sim.fd[i].open)
-			continue;
-		if (sim.fd[i].proc)
-			klog_proc_kmsg_release(&sim.fd[i].ctx);
-		else
-			klog_kmsg_release(&sim.fd[i].f);
+		if (sim.fd[i].open)
+			close_fd(&sim.fd[i]);
 	}
 	for (i = sim.nr_ns - 1; i >= 0; i--)
 		klog_ns_put(sim.ns[i].ns);
