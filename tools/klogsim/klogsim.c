@@ -485,6 +485,10 @@ static int cmd_kmsg(char **argv, int argc, char *rest)
 	fd = find_fd(argv[1], false);
 	if (!fd)
 		return 0;
+	/* /dev/kmsg-only commands: a /proc/kmsg file has no struct klog_kmsg */
+	if (fd->proc && (!strcmp(argv[0], "readall") ||
+			 !strcmp(argv[0], "seek")))
+		return fail("%s: not for /proc/kmsg (%s)", argv[0], fd->name), 0;
 	if (!strcmp(argv[0], "close")) {
 		close_fd(fd);
 		return 0;
