@@ -48,7 +48,7 @@ int klog_kmsg_open(struct klog_kmsg *f, const struct klog_syslog_ctx *ctx,
 
 	if (ns->cfg->devkmsg == KLOG_DEVKMSG_OFF)
 		return -EPERM;
-	if (mode & KLOG_KMSG_READ) {
+	if ((mode & KLOG_KMSG_READ) && !ctx->checked) {
 		struct klog_syslog_ctx c = *ctx;
 
 		c.source = KLOG_FROM_READER;
@@ -138,6 +138,30 @@ static unsigned int parse_uint(const char *s, const char *end,
 	return v;
 }
 
+/*
+ * The ratelimit's note, as 6.12's devkmsg_write() prints it.  It names a
+ * comm that the writer chose, so it is user-influenced text
+ * (KLOG_MSG_USER): copied to a parent only under KLOG_PROPAGATE_ALL.
+ */
+static void note_suppressed(struct klog_ns *ns, const char *comm, u32 missed)
+{
+	char note[96];
+	struct klog_msg m = { 0 };
+	int n;
+
+	n = kl_snprintf(note, sizeof(note),
+			"printk: %.16s: %u output lines suppressed due to ratelimiting",
+			comm ? comm : "kmsg", missed);
+	if (n < 0)
+		return;
+	m.level = 4;
+	m.flags = KLOG_F_NEWLINE | KLOG_MSG_USER;
+	m.caller_id = kl_caller_id();
+	m.text = note;
+	m.text_len = (u32)n < sizeof(note) ? (u32)n : sizeof(note) - 1;
+	klog_ns_store(ns, &m);
+}
+
 /**
  * klog_kmsg_write() - one /dev/kmsg write: one record.
  * @f:    the file.
@@ -166,15 +190,14 @@ ssize_t klog_kmsg_write(struct klog_kmsg *f, const char *buf, size_t len,
 		return len;
 	if (cfg->devkmsg != KLOG_DEVKMSG_ON) {
 		kl_lock_irqsave(&ns->lock, flags);
-		ok = klog_ratelimit_check(&ns->kmsg_rl, kl_clock_ns(),
+		ok = klog_ratelimit_check(&ns->kmsg_rl, kl_coarse_ns(),
 					  cfg->devkmsg_burst,
 					  cfg->devkmsg_interval_ms, &missed);
 		if (!ok)
 			ns->stats.dropped_ratelimit++;
 		kl_unlock_irqrestore(&ns->lock, flags);
 		if (missed)
-			klog_ns_printk(ns, "\0014printk: %s: %u output lines suppressed due to ratelimiting\n",
-				       comm ? comm : "kmsg", missed);
+			note_suppressed(ns, comm, missed);
 		if (!ok)
 			return len;
 	}

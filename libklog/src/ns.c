@@ -35,7 +35,7 @@ void klog_config_init(struct klog_config *cfg)
 	cfg->max_size = KLOG_NS_DEFAULT_MAX_SIZE;
 	cfg->default_size = KLOG_NS_DEFAULT_SIZE;
 	cfg->default_level = KLOG_DEFAULT_LEVEL;
-	cfg->propagate = KLOG_PROPAGATE_KERNEL;
+	cfg->propagate = KLOG_PROPAGATE_NONE;
 	cfg->prop_burst = KLOG_PROP_BURST;
 	cfg->prop_interval_ms = KLOG_PROP_INTERVAL_MS;
 	cfg->devkmsg = KLOG_DEVKMSG_RATELIMIT;
@@ -49,12 +49,21 @@ void klog_config_init(struct klog_config *cfg)
 	cfg->next_id = 1;
 }
 
+/* The characters a tag may use: a label must not look like anything else. */
+static bool tag_char_ok(unsigned char ch)
+{
+	return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+	       (ch >= '0' && ch <= '9') || ch == '_' || ch == '.' ||
+	       ch == '-';
+}
+
 /**
  * klog_ns_check_tag() - validate a tag.
  * @tag: NULL, or a NUL-terminated string.
  *
- * A tag is NULL or 1 to KLOG_TAG_MAX bytes in 0x21..0x7e except '[' and
- * ']' (it is printed as "[tag] ").  An empty string means no tag.
+ * A tag is NULL or 1 to KLOG_TAG_MAX bytes of [A-Za-z0-9._-]: it is
+ * printed inside the copy label "[ns:<id>:<tag>] ", after a namespace id
+ * that the tag cannot change.  An empty string means no tag.
  *
  * Context: any.
  * Return: 0, or -EINVAL.
@@ -69,9 +78,7 @@ int klog_ns_check_tag(const char *tag)
 	if (len > KLOG_TAG_MAX)
 		return -EINVAL;
 	for (i = 0; i < len; i++) {
-		unsigned char ch = tag[i];
-
-		if (ch < 0x21 || ch > 0x7e || ch == '[' || ch == ']')
+		if (!tag_char_ok(tag[i]))
 			return -EINVAL;
 	}
 	return 0;
@@ -174,6 +181,11 @@ int klog_ns_init(struct klog_ns *ns, struct klog_ns *parent,
 		ns->id = cfg->next_id++;
 		kl_unlock_irqrestore(&ns->root->lock, flags);
 	}
+	if (parent) {
+		kl_lock_irqsave(&parent->lock, flags);
+		parent->budget.children++;
+		kl_unlock_irqrestore(&parent->lock, flags);
+	}
 	return 0;
 }
 
@@ -245,9 +257,16 @@ struct klog_ns *klog_ns_get(struct klog_ns *ns)
  */
 void klog_ns_put(struct klog_ns *ns)
 {
+	kl_irqflags_t flags;
+
 	while (ns && kl_ref_put(&ns->ref)) {
 		struct klog_ns *parent = ns->parent;
 
+		if (parent) {
+			kl_lock_irqsave(&parent->lock, flags);
+			parent->budget.children--;
+			kl_unlock_irqrestore(&parent->lock, flags);
+		}
 		klog_ns_destroy(ns);
 		if (ns->ops && ns->ops->release)
 			ns->ops->release(ns);
@@ -292,10 +311,13 @@ void klog_ns_set_dmesg_restrict(struct klog_ns *ns, int value)
 }
 
 /**
- * klog_ns_name() - the label used on copies: "tag" or "ns:<id>".
+ * klog_ns_name() - the label used on copies: "ns:<id>" or "ns:<id>:<tag>".
  * @ns:   the namespace.
  * @buf:  output, NUL-terminated.
- * @size: its size.
+ * @size: its size (KLOG_LABEL_MAX holds any label with its brackets).
+ *
+ * The id is assigned by the embedder or the core, never by the child, so
+ * a copy's origin cannot be forged with a tag such as "drm".
  *
  * Context: any.
  * Return: the length of the label (as snprintf).
@@ -303,6 +325,34 @@ void klog_ns_set_dmesg_restrict(struct klog_ns *ns, int value)
 int klog_ns_name(const struct klog_ns *ns, char *buf, size_t size)
 {
 	if (ns->tag[0])
-		return kl_snprintf(buf, size, "%s", ns->tag);
+		return kl_snprintf(buf, size, "ns:%llu:%s",
+				   (unsigned long long)ns->id, ns->tag);
 	return kl_snprintf(buf, size, "ns:%llu", (unsigned long long)ns->id);
+}
+
+/**
+ * klog_ns_copy_dict() - the dictionary a copy from @ns carries.
+ * @ns:   the namespace the copy comes from.
+ * @buf:  output: "SUBSYSTEM=syslog_ns\0DEVICE=+syslog_ns:<id>" (pairs
+ *        separated by NUL, no final NUL), the form 6.12's /dev/kmsg
+ *        prints as dictionary lines and journald turns into
+ *        _KERNEL_SUBSYSTEM= and _KERNEL_DEVICE= fields.
+ * @size: its size; KLOG_LABEL_DICT_MAX is enough.
+ *
+ * Context: any.
+ * Return: the length written, 0 if @size is too small.
+ */
+u32 klog_ns_copy_dict(const struct klog_ns *ns, char *buf, u32 size)
+{
+	static const char subsys[] = "SUBSYSTEM=syslog_ns";
+	int n;
+
+	if (size < sizeof(subsys) + 1)
+		return 0;
+	kl_memcpy(buf, subsys, sizeof(subsys));	/* with its NUL */
+	n = kl_snprintf(buf + sizeof(subsys), size - sizeof(subsys),
+			"DEVICE=+syslog_ns:%llu", (unsigned long long)ns->id);
+	if (n < 0 || (u32)n >= size - sizeof(subsys))
+		return 0;
+	return sizeof(subsys) + n;
 }

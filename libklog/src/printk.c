@@ -20,12 +20,26 @@
  *   any read (klog_ns_flush()), so a reader never waits for a line that
  *   may never be finished.
  *
- * Committing a record stores it in the ring and then, per the policy and
- * the child's ratelimit, a copy prefixed "[tag] " in the parent, and so on
- * up the tree.  Parents are locked hand over hand while the child's lock
- * is held (child before parent, the only nesting there is); a root with an
- * emit hook (the kernel's host log) is not locked here.  Readers are woken
- * only after every lock is dropped.
+ * Committing a record stores it in the ring and then, if the policy
+ * allows (none by default; kernel-originated records; all) and the
+ * parent's copy budget has room, a copy labelled "[ns:<id>:<tag>] " with
+ * a SUBSYSTEM=syslog_ns / DEVICE=+syslog_ns:<id> dictionary in the
+ * parent, and so on up the tree.  Text that user space chose or
+ * influenced (KLOG_MSG_USER) is copied only under KLOG_PROPAGATE_ALL;
+ * KLOG_MSG_LOCAL text never.
+ *
+ * The copy budget is the parent's: all of its children share prop_burst
+ * copies per prop_interval_ms window (a coarse clock that never runs
+ * backwards), each child at most a fair share of it, so N children can
+ * never push more than one budget per window into a parent.  A child
+ * counts what it was refused and, with its next copy in a window that
+ * has room for both, sends one "N messages suppressed" note first (it
+ * costs the parent's budget, not the child's share).
+ *
+ * While the child's lock is held, each ancestor that gets a copy is
+ * locked in turn (child before parent, the only nesting there is) and
+ * all are unlocked at the end.  Readers are woken only after every lock
+ * is dropped.
  *
  * Locking: every function named *_locked runs under ns->lock.
  */
@@ -119,7 +133,11 @@ static void ring_store_locked(struct klog_ns *ns, const struct klog_entry *e)
 static void put_locked(struct klog_ns *ns, const struct klog_entry *e)
 {
 	if (ns->ops && ns->ops->emit) {
-		/* A hook root is not locked here: it counts for itself. */
+		/*
+		 * The hook stores elsewhere and counts for itself.  For a
+		 * copy it runs under @ns's lock (which guards @ns's copy
+		 * budget): it must not take that lock.
+		 */
 		ns->ops->emit(ns, e);
 		return;
 	}
@@ -131,16 +149,18 @@ static inline bool has_hook(const struct klog_ns *ns)
 	return ns->ops && ns->ops->emit;
 }
 
-static bool may_propagate(const struct klog_ns *ns, bool user)
+/* May a record that @ns stored go to its parent at all? */
+static bool may_propagate(const struct klog_ns *ns, u32 origin)
 {
 	int policy = ns->cfg->propagate;
 
-	if (!ns->parent || policy == KLOG_PROPAGATE_NONE)
+	if (!ns->parent || (origin & KLOG_MSG_LOCAL) ||
+	    policy == KLOG_PROPAGATE_NONE)
 		return false;
-	return policy == KLOG_PROPAGATE_ALL || !user;
+	return policy == KLOG_PROPAGATE_ALL || !(origin & KLOG_MSG_USER);
 }
 
-/* "[label] " of @ns into @pre (KLOG_TAG_MAX + 24 bytes); its length. */
+/* "[label] " of @ns into @pre (KLOG_LABEL_MAX bytes); its length. */
 static u32 copy_prefix(const struct klog_ns *ns, char *pre, u32 size)
 {
 	int n = klog_ns_name(ns, pre + 1, size - 3);
@@ -156,58 +176,107 @@ static u32 copy_prefix(const struct klog_ns *ns, char *pre, u32 size)
 }
 
 /*
+ * Take a copy of @child's newest record from the budget that @child's
+ * parent @p shares among all of its children.  Invariants: at most
+ * prop_burst lines (copies and notes) per window enter @p, whatever the
+ * number of children; a child's records take at most its fair share
+ * (prop_burst / children, at least 1) of a window; a suppression note
+ * only ever goes with a record, when the window has room for both, so a
+ * note can neither starve the child's records nor its siblings.  A
+ * refusal is counted in the child.  @p is locked.
+ * Return: 0 refused, 1 the record may be stored, 2 a note first, then
+ * the record.
+ */
+static int budget_take_locked(struct klog_ns *p, struct klog_ns *child)
+{
+	struct klog_budget *b = &p->budget;
+	u32 burst = p->cfg->prop_burst;
+	u32 ms = p->cfg->prop_interval_ms;
+	u64 now = kl_coarse_ns();
+	u32 share;
+
+	if (burst > KLOG_PROP_BURST_MAX)
+		burst = KLOG_PROP_BURST_MAX;
+	if (ms < KLOG_PROP_INTERVAL_MIN_MS)
+		ms = KLOG_PROP_INTERVAL_MIN_MS;
+	if (ms > KLOG_PROP_INTERVAL_MAX_MS)
+		ms = KLOG_PROP_INTERVAL_MAX_MS;
+	if (!b->started || now - b->begin_ns >= (u64)ms * 1000000) {
+		b->started = true;
+		b->begin_ns = now;
+		b->epoch++;
+		b->used = 0;
+	}
+	if (child->copy_epoch != b->epoch) {
+		child->copy_epoch = b->epoch;
+		child->copy_used = 0;
+	}
+	share = b->children ? burst / b->children : burst;
+	if (!share)
+		share = 1;
+	if (b->used >= burst || child->copy_used >= share) {
+		child->copy_missed++;
+		child->stats.suppressed++;
+		return 0;
+	}
+	b->used++;
+	child->copy_used++;
+	if (child->copy_missed && b->used < burst) {
+		b->used++;
+		return 2;
+	}
+	return 1;
+}
+
+/*
  * Store a record in @ns and copy it up the tree.  @ns is locked by the
  * caller; every ancestor locked here is unlocked before return.
  * Return: how many ancestors got a record (for the wake-ups).
  */
 static u32 commit_locked(struct klog_ns *ns, const struct klog_entry *e,
-			 bool user)
+			 u32 origin)
 {
+	char pre[KLOG_LABEL_MAX + 1], dict[KLOG_LABEL_DICT_MAX];
 	struct klog_ns *cur = ns, *p, *a;
-	char pre[KLOG_TAG_MAX + 24];
 	struct klog_entry copy;
 	struct klog_record rec;
-	u32 hops = 0, locked = 0, missed;
-	bool ok;
+	u32 hops = 0, locked = 0;
+	int take;
 
 	put_locked(ns, e);
 	if (has_hook(ns))
 		return 0;
 
-	while (may_propagate(cur, user)) {
+	while (may_propagate(cur, origin)) {
 		p = cur->parent;
-		ok = klog_ratelimit_check(&cur->prop_rl, kl_clock_ns(),
-					  cur->cfg->prop_burst,
-					  cur->cfg->prop_interval_ms, &missed);
-		if (!ok)
-			cur->stats.suppressed++;
-		if (!ok && !missed)
-			break;
-		if (!has_hook(p)) {
-			kl_lock_nested(&p->lock);
-			locked++;
-		}
-		hops++;
+		/* The budget is @p's: lock it, a hook root too. */
+		kl_lock_nested(&p->lock);
+		locked++;
 
 		kl_memset(&copy, 0, sizeof(copy));
 		copy.pre = pre;
 		copy.pre_len = copy_prefix(cur, pre, sizeof(pre));
-		if (missed) {
-			char note[32];
+		copy.dict = dict;
+		copy.dict_len = klog_ns_copy_dict(cur, dict, sizeof(dict));
+		if (!klog_ring_last(&cur->ring, &rec))
+			break;
+		take = budget_take_locked(p, cur);
+		if (!take)
+			break;
+		if (take == 2) {
+			char note[48];
 
-			copy.ts_nsec = kl_clock_ns();
+			copy.ts_nsec = rec.ts_nsec;	/* in order with it */
 			copy.caller_id = e->caller_id;
 			copy.level = KLOG_DEFAULT_LEVEL;
 			copy.flags = KLOG_F_NEWLINE;
 			copy.text = note;
 			copy.text_len = kl_snprintf(note, sizeof(note),
 						    "%u messages suppressed",
-						    missed);
+						    cur->copy_missed);
+			cur->copy_missed = 0;
 			put_locked(p, &copy);
 		}
-		if (!ok || !klog_ring_last(&cur->ring, &rec))
-			break;
-
 		cur->stats.propagated++;
 		copy.ts_nsec = rec.ts_nsec;
 		copy.caller_id = rec.caller_id;
@@ -216,21 +285,16 @@ static u32 commit_locked(struct klog_ns *ns, const struct klog_entry *e,
 		copy.flags = rec.flags;
 		copy.text = rec.text;
 		copy.text_len = rec.text_len;
-		copy.dict = rec.dict;
-		copy.dict_len = rec.dict_len;
 		put_locked(p, &copy);
+		hops = locked;
 		if (has_hook(p))
 			break;
 		cur = p;
 	}
 
-	/* Unlock the ancestors locked above; only a hook root never is. */
-	for (a = ns->parent; locked; a = a->parent) {
-		if (!has_hook(a)) {
-			kl_unlock_nested(&a->lock);
-			locked--;
-		}
-	}
+	/* Unlock the ancestors locked above, nearest first. */
+	for (a = ns->parent; locked; a = a->parent, locked--)
+		kl_unlock_nested(&a->lock);
 	return hops;
 }
 
@@ -252,7 +316,8 @@ static u32 cont_flush_locked(struct klog_ns *ns)
 		return 0;
 	c->pending = false;
 	c->len = 0;
-	return commit_locked(ns, &e, c->user);
+	return commit_locked(ns, &e, (c->user ? KLOG_MSG_USER : 0) |
+				     (c->local ? KLOG_MSG_LOCAL : 0));
 }
 
 /* The 80% rule of design §3; 6.12 (read_commits off) has none. */
@@ -275,12 +340,16 @@ static inline u32 max_u32(u32 a, u32 b)
 static u32 store_locked(struct klog_ns *ns, const struct klog_msg *m)
 {
 	struct klog_cont *c = &ns->cont;
-	bool user = m->flags & KLOG_MSG_USER;
+	u32 origin = m->flags & (KLOG_MSG_USER | KLOG_MSG_LOCAL);
+	bool user = origin & KLOG_MSG_USER;
+	bool local = origin & KLOG_MSG_LOCAL;
 	u32 len = m->text_len, hops = 0;
 	struct klog_entry e;
 
+	/* A line only joins fragments of the same caller and origin. */
 	if (c->pending && (c->caller_id != m->caller_id ||
-			   !(m->flags & KLOG_F_CONT) || m->dict_len))
+			   !(m->flags & KLOG_F_CONT) || m->dict_len ||
+			   c->user != user || c->local != local))
 		hops = cont_flush_locked(ns);
 
 	if (c->pending) {
@@ -308,6 +377,7 @@ static u32 store_locked(struct klog_ns *ns, const struct klog_msg *m)
 		c->flags = m->flags & (KLOG_F_CONT | KLOG_F_PREFIX |
 				       KLOG_F_TRUNC);
 		c->user = user;
+		c->local = local;
 		if (cont_full(ns))
 			hops = max_u32(hops, cont_flush_locked(ns));
 		return hops;
@@ -324,7 +394,7 @@ static u32 store_locked(struct klog_ns *ns, const struct klog_msg *m)
 	e.text_len = len;
 	e.dict = m->dict;
 	e.dict_len = m->dict_len;
-	return max_u32(hops, commit_locked(ns, &e, user));
+	return max_u32(hops, commit_locked(ns, &e, origin));
 }
 
 /**

@@ -47,24 +47,37 @@ static unsigned int fmt_opts(const struct klog_ns *ns, bool time)
 	       (ns->cfg->printk_caller ? KLOG_FMT_CALLER : 0);
 }
 
+/* The security module's word, after the capability check. */
+static int security_ok(const struct klog_syslog_ctx *ctx, int type)
+{
+	if (!ctx->ops || !ctx->ops->security)
+		return 0;
+	return ctx->ops->security(ctx, type);
+}
+
 /**
  * klog_syslog_check() - upstream's check_syslog_permissions().
  * @ctx:  the caller.
  * @type: the action.
  *
+ * The capability hook is asked at most once, and only for a restricted
+ * action; the security hook once, unless the capability was missing.
+ *
  * Context: any.
- * Return: 0 or -EPERM.
+ * Return: 0, -EPERM, or the security hook's error.
  */
 int klog_syslog_check(const struct klog_syslog_ctx *ctx, int type)
 {
 	struct klog_ns *ns = ctx->ns;
 
 	if (ctx->source == KLOG_FROM_PROC && type != KLOG_SYSLOG_ACTION_OPEN)
-		return 0;
+		return security_ok(ctx, type);
 	if (!ns->dmesg_restrict && (type == KLOG_SYSLOG_ACTION_READ_ALL ||
 				    type == KLOG_SYSLOG_ACTION_SIZE_BUFFER))
-		return 0;
-	return capable_over(ctx, ns->owner, KLOG_CAP_SYSLOG) ? 0 : -EPERM;
+		return security_ok(ctx, type);
+	if (!capable_over(ctx, ns->owner, KLOG_CAP_SYSLOG))
+		return -EPERM;
+	return security_ok(ctx, type);
 }
 
 /* Wait condition: something unread at the syslog cursor. */
@@ -363,7 +376,7 @@ int klog_syslog(struct klog_syslog_ctx *ctx, int type, char *buf, int len)
 	if (type == KLOG_SYSLOG_ACTION_NEW_NS)
 		return syslog_new_ns(ctx, buf, len);
 
-	error = klog_syslog_check(ctx, type);
+	error = ctx->checked ? 0 : klog_syslog_check(ctx, type);
 	if (error)
 		return error;
 

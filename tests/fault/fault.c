@@ -430,6 +430,9 @@ static void no_alloc_anywhere(void)
 	klog_proc_kmsg_release(&pctx);
 	CHECK(klog_testing_alloc_count() == 0);
 	klog_testing_fail_alloc(0);
+	/* The copy path did run: mid's record reached its parent. */
+	klog_ns_get_stats(mid, &st);
+	CHECK(st.propagated == 1);
 	free(f);
 	printf("fault: %-32s no allocation: ok\n", "every other entry point");
 }
@@ -442,7 +445,11 @@ int main(void)
 	int ret;
 
 	klog_config_init(&cfg);
-	cfg.prop_interval_ms = 0;
+	/*
+	 * Copies of everything (the default is none), so that the copy
+	 * path, its budget and its notes run with injection armed too.
+	 */
+	cfg.propagate = KLOG_PROPAGATE_ALL;
 	ret = klog_ns_create(NULL, &p, &root);
 	memset(&p, 0, sizeof(p));
 	p.size = 16384;

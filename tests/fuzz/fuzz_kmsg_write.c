@@ -13,8 +13,10 @@
  * level N & 7, facility (N >> 3) & 0xff unless that is 0 (then LOG_USER),
  * text up to the first NUL and at most 1023 bytes, one trailing newline
  * stripped, one record per write (an empty one too), and so is its copy
- * in the parent under propagate=2.  The /dev/kmsg text is unescaped
- * and compared too.
+ * in the parent under propagate=2 (label "[ns:<id>] " or
+ * "[ns:<id>:box] ", the copy dictionary).  The /dev/kmsg text is
+ * unescaped and compared too.  Under propagate=1 nothing user space
+ * wrote reaches the parent, the ratelimit's notes included.
  */
 #include "fuzz.h"
 
@@ -122,7 +124,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	cfg.devkmsg_burst = 3;
 	cfg.devkmsg_interval_ms = 10;
 	cfg.propagate = conf & 8 ? KLOG_PROPAGATE_ALL : KLOG_PROPAGATE_KERNEL;
-	cfg.prop_interval_ms = 0;
+	/* A copy budget larger than MAX_WRITES: every copy is made. */
+	cfg.prop_burst = KLOG_PROP_BURST_MAX;
 	exact = cfg.devkmsg == KLOG_DEVKMSG_ON;
 	p.cfg = &cfg;
 	p.size = small ? 4096 : 65536;
@@ -181,14 +184,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	/* The parent's copies under propagate=2. */
 	if (child && exact && cfg.propagate == KLOG_PROPAGATE_ALL) {
-		char pre[48];
-		int pl = klog_ns_name(child, pre + 1, sizeof(pre) - 3);
+		char pre[KLOG_LABEL_MAX + 1], dict[KLOG_LABEL_DICT_MAX];
+		int pl;
 		u32 rmax = klog_ring_max_text(&root->ring);
+		u32 dl = klog_ns_copy_dict(child, dict, sizeof(dict));
 
-		pre[0] = '[';
-		pre[pl + 1] = ']';
-		pre[pl + 2] = ' ';
-		pl += 3;
+		pl = snprintf(pre, sizeof(pre), conf & 16 ? "[ns:%llu:box] " :
+			      "[ns:%llu] ", (unsigned long long)child->id);
+		FCHECK(dl > 0);
 		memset(&cur, 0, sizeof(cur));
 		while (klog_ns_read(root, &cur, mb) == 1) {
 			u64 idx = mb->rec.seq;
@@ -203,9 +206,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				       want - pl));
 			FCHECK(mb->rec.level == exp_[idx].level);
 			FCHECK(mb->rec.facility == exp_[idx].facility);
+			FCHECK(mb->rec.dict_len == dl);
+			FCHECK(!memcmp(mb->rec.dict, dict, dl));
 		}
-	} else if (child && exact) {
-		FCHECK(root->ring.next_seq == 0);	/* user text stays */
+		/* Every write was copied, none refused. */
+		FCHECK(root->ring.next_seq == nexp);
+	} else if (child && cfg.propagate == KLOG_PROPAGATE_KERNEL) {
+		/* User text stays, and so do the ratelimit's notes. */
+		FCHECK(root->ring.next_seq == 0);
 	}
 
 	/* The /dev/kmsg view of the same records. */

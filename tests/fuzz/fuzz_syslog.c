@@ -6,7 +6,9 @@
  * its arguments: klog_syslog() with any action number (-1..12), any
  * length and an exactly sized buffer, nonblocking; printk and store of
  * arbitrary text (KERN_SOH prefixes included), flushes; capability bits,
- * dmesg_restrict and printk.time changes; NEW_NS with an arbitrary tag
+ * dmesg_restrict, printk.time and propagation policy changes (copies of
+ * kernel records at first, so that the budget and its notes are
+ * exercised); NEW_NS with an arbitrary tag
  * and size (the ctx moves into the child), leaving a child again;
  * /proc/kmsg and /dev/kmsg files (read, seek, poll) on the current
  * namespace.  Time is a fake clock the input advances.
@@ -15,7 +17,8 @@
  * rule runs first (no CAP_SYSLOG: -EPERM for every restricted action);
  * reads never return more than asked and the copy callback never writes
  * outside the buffer; READ_ALL and READ_CLEAR return whole lines;
- * SIZE_BUFFER is the ring size; references balance at the end.
+ * SIZE_BUFFER is the ring size; NEW_NS accepts only tags of 0 to
+ * KLOG_TAG_MAX bytes of [A-Za-z0-9._-]; references balance at the end.
  */
 #include "fuzz.h"
 
@@ -160,6 +163,24 @@ static void do_syslog(struct klog_syslog_ctx *ctx, struct in *in)
 	st.buf_len = 0;
 }
 
+/* A tag NEW_NS may accept: up to KLOG_TAG_MAX bytes of [A-Za-z0-9._-]. */
+static bool tag_ok(const char *tag)
+{
+	size_t i, n = strlen(tag);
+
+	if (n > KLOG_TAG_MAX)
+		return false;
+	for (i = 0; i < n; i++) {
+		char ch = tag[i];
+
+		if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+		      (ch >= '0' && ch <= '9') || ch == '.' || ch == '_' ||
+		      ch == '-'))
+			return false;
+	}
+	return true;
+}
+
 static void do_new_ns(struct klog_syslog_ctx *ctx, struct in *in)
 {
 	char tag[40];
@@ -181,6 +202,8 @@ static void do_new_ns(struct klog_syslog_ctx *ctx, struct in *in)
 	if (!st.cap_syslog) {
 		FCHECK(ret == -EPERM);
 	}
+	if (!null_tag && !tag_ok(tag))
+		FCHECK(ret == -EPERM || ret == -EINVAL);
 	if (ret) {
 		FCHECK(ret == -EPERM || ret == -EINVAL || ret == -ENOSPC);
 		FCHECK(ctx->ns == before);
@@ -219,6 +242,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	klog_testing_set_clock(fuzz_clock);
 	klog_config_init(&cfg);
 	cfg.max_size = 16384;
+	cfg.propagate = KLOG_PROPAGATE_KERNEL;	/* the default is none */
 	cfg.prop_burst = 5;
 	cfg.prop_interval_ms = 3;
 	p.cfg = &cfg;
@@ -280,6 +304,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				cfg.printk_time = b & 16;
 			if (b & 32)
 				cfg.read_commits = b & 64;
+			if (b & 128)
+				cfg.propagate = (cfg.propagate + 1) % 3;
 			break;
 		}
 		case 9:

@@ -21,8 +21,9 @@
  * - one clearer (CLEAR, READ_CLEAR, READ_ALL, SIZE_UNREAD, SIZE_BUFFER);
  * - one churn thread: creates children of T (klog_ns_create, NEW_NS
  *   through klog_syslog, klog_ns_init in its own memory), sometimes a
- *   grandchild, writes to them (copies propagate to T and the root),
- *   floods some of them past the propagation ratelimit, keeps one alive
+ *   grandchild, writes to them (copies propagate to T and the root,
+ *   kept within T's copy budget), floods some of them past that budget
+ *   (W_FLOOD, whose copies may be refused), keeps one alive
  *   through an open /dev/kmsg file after dropping its own reference,
  *   and destroys them.
  *
@@ -42,7 +43,9 @@
  *   for /dev/kmsg, out->lost for klog_ns_read(), whose count must also
  *   match the sequence numbers exactly).  Readers for which the contract
  *   reports no loss (the destructive syslog reader, READ_CLEAR, the root
- *   with its propagation ratelimit) may have gaps, which are counted.
+ *   with its copy budget) may have gaps, which are counted.  Copies
+ *   carry "[ns:<id>] " or "[ns:<id>:<tag>] " labels and the dictionary
+ *   "SUBSYSTEM=syslog_ns", "DEVICE=+syslog_ns:<id>" of the last hop.
  *
  * At the end every exact reader has seen each writer's last fragment
  * unless told about a loss since, and every reference count, charge and
@@ -448,6 +451,45 @@ static bool is_note(const char *p, const char *end)
 	       !memcmp(q, tail, sizeof(tail) - 1);
 }
 
+/*
+ * Parse one copy label "[ns:<id>] " or "[ns:<id>:<tag>] " at *@p (tag:
+ * 1 to KLOG_TAG_MAX bytes of [A-Za-z0-9._-]); its id in *@id.
+ */
+static bool parse_label(const char **p, const char *end, u64 *id)
+{
+	const char *q = *p;
+	size_t n = 0;
+
+	if (end - q < 4 || memcmp(q, "[ns:", 4))
+		return false;
+	q += 4;
+	*id = 0;
+	while (q < end && *q >= '0' && *q <= '9' && n < 20) {
+		*id = *id * 10 + (u64)(*q++ - '0');
+		n++;
+	}
+	if (!n)
+		return false;
+	if (q < end && *q == ':') {
+		n = 0;
+		for (q++; q < end && n <= KLOG_TAG_MAX; q++, n++) {
+			char ch = *q;
+
+			if (!((ch >= 'a' && ch <= 'z') ||
+			      (ch >= 'A' && ch <= 'Z') ||
+			      (ch >= '0' && ch <= '9') || ch == '.' ||
+			      ch == '_' || ch == '-'))
+				break;
+		}
+		if (!n || n > KLOG_TAG_MAX)
+			return false;
+	}
+	if (end - q < 2 || q[0] != ']' || q[1] != ' ')
+		return false;
+	*p = q + 2;
+	return true;
+}
+
 /* Check one record's text (without a trailing newline) and metadata. */
 static void check_record(struct reader *rd, const char *text, size_t len,
 			 const struct meta *m)
@@ -456,20 +498,22 @@ static void check_record(struct reader *rd, const char *text, size_t len,
 	int prefixes = 0;
 	struct frag fr, first = { 0 };
 	u32 nfr = 0;
+	u64 id, from_id = 0;
 	char dict[64];
 	int dlen;
 
 	rd->records++;
-	/* "[label] " prefixes added by propagation. */
+	/* Copy labels added by propagation, the last hop's first. */
 	while (p < end && *p == '[') {
-		const char *q = memchr(p, ']', end - p);
-
-		if (!q || q == p + 1 || q + 1 >= end || q[1] != ' ') {
+		if (!parse_label(&p, end, &id)) {
+			if (m->has_trunc && m->trunc)
+				break;	/* a copy cut inside its labels */
 			violation(rd->name, "bad prefix in '%.*s'",
 				  (int)(len > 120 ? 120 : len), text);
 			return;
 		}
-		p = q + 2;
+		if (!prefixes)
+			from_id = id;
 		prefixes++;
 	}
 	if (prefixes < rd->depth) {
@@ -556,7 +600,12 @@ static void check_record(struct reader *rd, const char *text, size_t len,
 		violation(rd->name, "W%u S%u F%u: CONT flag %d", first.w,
 			  first.s, first.f, m->cont);
 	if (m->has_dict) {
-		if (is_writer(first.w) && has_dict(first.w, first.s))
+		/* A copy carries the dictionary of the last hop's label. */
+		if (prefixes)
+			dlen = snprintf(dict, sizeof(dict), "SUBSYSTEM="
+					"syslog_ns%cDEVICE=+syslog_ns:%" PRIu64,
+					0, from_id);
+		else if (is_writer(first.w) && has_dict(first.w, first.s))
 			dlen = snprintf(dict, sizeof(dict), "W=%u%cS=%u",
 					first.w, 0, first.s);
 		else
@@ -1155,6 +1204,52 @@ static void churn_write(struct klog_ns *ns, int w, u32 s)
 		violation("churn", "printk failed");
 }
 
+/*
+ * T's copy budget (KLOG_PROPAGATE_KERNEL: prop_burst copies per window
+ * that all of T's children share) is used by the churn thread alone, so
+ * it can keep its exact messages within it: before a child of T sends
+ * @n copies, wait for a window with room for @n of them in the child's
+ * fair share.  What the budget refuses is then only floods (W_FLOOD),
+ * and a silent loss of an exact message stays a violation.
+ */
+static void churn_wait_for_budget(u32 n)
+{
+	u64 ms = cfg.prop_interval_ms, win, now;
+	u32 burst = cfg.prop_burst, share, room;
+	struct klog_budget b;
+	kl_irqflags_t fl = 0;
+
+	if (ms < KLOG_PROP_INTERVAL_MIN_MS)
+		ms = KLOG_PROP_INTERVAL_MIN_MS;
+	win = ms * 1000000;
+	for (;;) {
+		kl_lock_irqsave(&tns->lock, fl);
+		b = tns->budget;
+		kl_unlock_irqrestore(&tns->lock, fl);
+		share = b.children ? burst / b.children : burst;
+		if (!share)
+			share = 1;
+		now = klog_plat_clock_ns();
+		if (!b.started || now - b.begin_ns >= win)
+			room = burst;
+		else
+			room = burst - b.used;
+		if (room > share)
+			room = share;
+		if (room >= n)
+			return;
+		{
+			u64 left = b.begin_ns + win - now + 100000;
+			struct timespec ts = {
+				(time_t)(left / 1000000000),
+				(long)(left % 1000000000),
+			};
+
+			nanosleep(&ts, NULL);
+		}
+	}
+}
+
 /* Check that a child holds what was written to it. */
 static void churn_verify_child(struct klog_ns *c, long own, long gcopies)
 {
@@ -1250,8 +1345,13 @@ static void *churn_main(void *arg)
 			continue;
 		}
 
-		/* Exact messages: propagated to T and (ratelimited) root. */
+		/*
+		 * Exact messages: copied to T (within its budget, see
+		 * churn_wait_for_budget(): the child's own and up to 3 from a
+		 * grandchild) and, when the root's budget allows, the root.
+		 */
 		own = 1 + rnd_below(&r, CHURN_EXACT_MAX);
+		churn_wait_for_budget(own + 3);
 		for (j = 0; j < own; j++)
 			churn_write(c, W_CHURN,
 				    (u32)atomic_fetch_add(&churn_msgs, 1));
@@ -1298,7 +1398,7 @@ static void *churn_main(void *arg)
 			}
 			klog_kmsg_release(kf);
 		}
-		/* Flood past the ratelimit now and then. */
+		/* Flood past T's copy budget now and then. */
 		if (c && rnd_below(&r, 8) == 0) {
 			flooded = true;
 			for (j = 0; j < cfg.prop_burst + 20; j++)
@@ -1390,8 +1490,9 @@ int main(int argc, char **argv)
 	W_CHILDUSER = opt.writers + 2;
 
 	klog_config_init(&cfg);
+	cfg.propagate = KLOG_PROPAGATE_KERNEL;	/* the default is none */
 	cfg.devkmsg = KLOG_DEVKMSG_ON;
-	cfg.prop_burst = 16;
+	cfg.prop_burst = 64;
 	cfg.prop_interval_ms = 10;
 	p.cfg = &cfg;
 	p.tag = "host";

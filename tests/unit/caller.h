@@ -2,7 +2,8 @@
 /*
  * caller.h - a syslog(2) caller for the tests of the syslog and /dev/kmsg
  * layers: a fake clock, fake user namespaces, and a klog_syslog_ctx whose
- * ops record capability checks, copies and quota charges.
+ * ops record capability checks, security (LSM) calls, copies and quota
+ * charges.
  */
 #ifndef KLOG_TEST_CALLER_H
 #define KLOG_TEST_CALLER_H
@@ -44,6 +45,10 @@ struct tcaller {
 	int cap_calls;
 	int last_cap;
 	void *last_owner;
+	int sec_ret;		/* the security hook's answer */
+	int sec_calls;
+	int sec_type[8];	/* the actions it was asked about, in order */
+	char hooks[16];		/* the hooks asked, in order: 'c' or 's' */
 	int fail_copy_from;	/* 1-based copy that starts failing; 0 never */
 	int copies;
 	int charge_ret;
@@ -51,11 +56,21 @@ struct tcaller {
 	int uncharges;
 };
 
+/* Note hook @h ('c' capable, 's' security) in c->hooks. */
+static inline void t_hook(struct tcaller *c, char h)
+{
+	size_t n = strlen(c->hooks);
+
+	if (n < sizeof(c->hooks) - 1)
+		c->hooks[n] = h;
+}
+
 static inline bool t_capable(const struct klog_syslog_ctx *ctx, void *owner, int cap)
 {
 	struct tcaller *c = ctx->priv;
 	int i;
 
+	t_hook(c, 'c');
 	c->cap_calls++;
 	c->last_cap = cap;
 	c->last_owner = owner;
@@ -66,6 +81,17 @@ static inline bool t_capable(const struct klog_syslog_ctx *ctx, void *owner, int
 		if (c->caps[i] == owner)
 			return true;
 	return false;
+}
+
+static inline int t_security(const struct klog_syslog_ctx *ctx, int type)
+{
+	struct tcaller *c = ctx->priv;
+
+	t_hook(c, 's');
+	if (c->sec_calls < 8)
+		c->sec_type[c->sec_calls] = type;
+	c->sec_calls++;
+	return c->sec_ret;
 }
 
 static inline int t_copy_to(const struct klog_syslog_ctx *ctx, char *dst,
@@ -97,6 +123,7 @@ static inline void t_uncharge(const struct klog_syslog_ctx *ctx)
 
 static const struct klog_syslog_ops t_ops = {
 	.capable = t_capable,
+	.security = t_security,
 	.copy_to = t_copy_to,
 	.charge = t_charge,
 	.uncharge = t_uncharge,
@@ -123,6 +150,15 @@ static inline void caller_fini(struct tcaller *c)
 {
 	klog_ns_put(c->ctx.ns);
 	c->ctx.ns = NULL;
+}
+
+/* Forget the hooks asked so far. */
+static inline void hooks_reset(struct tcaller *c)
+{
+	c->cap_calls = 0;
+	c->sec_calls = 0;
+	memset(c->sec_type, 0, sizeof(c->sec_type));
+	memset(c->hooks, 0, sizeof(c->hooks));
 }
 
 static inline void grant(struct tcaller *c, void *owner)

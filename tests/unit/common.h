@@ -66,6 +66,12 @@ static inline int common_teardown(void **state)
 
 /* ---- namespaces ---------------------------------------------------- */
 
+/*
+ * A root.  With @cfg NULL it uses its own settings, and since the
+ * library's default policy copies nothing (KLOG_PROPAGATE_NONE), they
+ * are switched to KLOG_PROPAGATE_KERNEL here: most tests look at the
+ * copies.  A test that passes @cfg gets exactly what it set there.
+ */
 static inline struct klog_ns *mk_root(struct klog_config *cfg, u32 size)
 {
 	struct klog_ns_params p = { .size = size, .cfg = cfg };
@@ -73,6 +79,10 @@ static inline struct klog_ns *mk_root(struct klog_config *cfg, u32 size)
 
 	assert_int_equal(klog_ns_create(NULL, &p, &ns), 0);
 	assert_non_null(ns);
+	if (!cfg) {
+		assert_int_equal(ns->cfg->propagate, KLOG_PROPAGATE_NONE);
+		ns->cfg->propagate = KLOG_PROPAGATE_KERNEL;
+	}
 	return ns;
 }
 
@@ -85,6 +95,36 @@ static inline struct klog_ns *mk_child(struct klog_ns *parent,
 	assert_int_equal(klog_ns_create(parent, &p, &ns), 0);
 	assert_non_null(ns);
 	return ns;
+}
+
+/*
+ * The label a copy from @ns starts with, built here from the id and the
+ * tag (not with klog_ns_name()): "[ns:<id>] " or "[ns:<id>:<tag>] ".
+ */
+#define LABEL_BUF (KLOG_LABEL_MAX + 1)
+
+static inline const char *label(const struct klog_ns *ns, char *buf)
+{
+	if (ns->tag[0])
+		snprintf(buf, LABEL_BUF, "[ns:%llu:%s] ",
+			 (unsigned long long)ns->id, ns->tag);
+	else
+		snprintf(buf, LABEL_BUF, "[ns:%llu] ",
+			 (unsigned long long)ns->id);
+	return buf;
+}
+
+/* The dictionary of a copy from @ns (see klog_ns_copy_dict()); its size. */
+static inline size_t copy_dict(const struct klog_ns *ns, char *buf,
+			       size_t size)
+{
+	static const char subsys[] = "SUBSYSTEM=syslog_ns";
+	int n;
+
+	memcpy(buf, subsys, sizeof(subsys));	/* with its NUL */
+	n = snprintf(buf + sizeof(subsys), size - sizeof(subsys),
+		     "DEVICE=+syslog_ns:%llu", (unsigned long long)ns->id);
+	return sizeof(subsys) + (size_t)n;
 }
 
 static inline unsigned int refs(struct klog_ns *ns)
@@ -110,7 +150,7 @@ static inline void read_all(struct klog_ns *ns, struct rec_list *l)
 {
 	struct klog_cursor c;
 	struct klog_msgbuf mb;
-	unsigned int cap = 16;
+	unsigned int cap = 16, i;
 
 	l->n = 0;
 	l->lost = 0;
@@ -125,9 +165,12 @@ static inline void read_all(struct klog_ns *ns, struct rec_list *l)
 		}
 		l->lost += mb.lost;
 		l->m[l->n] = mb;
-		l->m[l->n].rec.text = l->m[l->n].text;
-		l->m[l->n].rec.dict = l->m[l->n].dict;
 		l->n++;
+	}
+	/* Point into the final array: realloc() may have moved it. */
+	for (i = 0; i < l->n; i++) {
+		l->m[i].rec.text = l->m[i].text;
+		l->m[i].rec.dict = l->m[i].dict;
 	}
 }
 

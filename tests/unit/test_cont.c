@@ -249,6 +249,71 @@ static void cont_two_callers_interleaved(void **state)
 	rec_list_free(&l);
 }
 
+/* ---- another origin --------------------------------------------------- */
+
+/*
+ * A line only joins fragments of one origin: kernel, user
+ * (KLOG_MSG_USER), local (KLOG_MSG_LOCAL) or both.  For every pair, a
+ * pending fragment of the first and a continuation of the second from
+ * the same caller make one record if the origins are equal, else two.
+ */
+static void cont_other_origin_flushes(void **state)
+{
+	static const u32 origin[] = {
+		0, KLOG_MSG_USER, KLOG_MSG_LOCAL,
+		KLOG_MSG_USER | KLOG_MSG_LOCAL,
+	};
+	struct rec_list l;
+	unsigned int i, j;
+
+	(void)state;
+	for (i = 0; i < 4; i++) {
+		for (j = 0; j < 4; j++) {
+			u64 before = committed(ns);
+
+			store_msg(ns, C1, origin[i], 5, "first ");
+			store_msg(ns, C1, KLOG_F_CONT | origin[j], -1,
+				  "second\n");
+			assert_int_equal(committed(ns) - before,
+					 i == j ? 1 : 2);
+		}
+	}
+	read_all(ns, &l);
+	assert_int_equal(l.n, 4 + 12 * 2);
+	assert_text(&l.m[0], "first second");
+	/* kernel then user: the kernel part alone, pending no more. */
+	assert_text(&l.m[1], "first ");
+	assert_int_equal(l.m[1].rec.flags & KLOG_F_NEWLINE, 0);
+	assert_int_equal(l.m[1].rec.level, 5);
+	assert_text(&l.m[2], "second");
+	assert_true(l.m[2].rec.flags & KLOG_F_CONT);
+	assert_true(l.m[2].rec.flags & KLOG_F_NEWLINE);
+	rec_list_free(&l);
+}
+
+/*
+ * klog_ns_printk() formats behind a pending line; a pending /dev/kmsg
+ * style (user) fragment of the same caller is committed on its own
+ * first, and the kernel text is not lost in the move.
+ */
+static void cont_printk_after_user_fragment(void **state)
+{
+	struct rec_list l;
+
+	(void)state;
+	store_msg(ns, kl_caller_id(), KLOG_MSG_USER, 6, "user part ");
+	assert_int_equal(committed(ns), 0);
+	klog_ns_printk(ns, "\001ckernel part\n");
+	assert_int_equal(committed(ns), 2);
+	read_all(ns, &l);
+	assert_int_equal(l.n, 2);
+	assert_text(&l.m[0], "user part ");
+	assert_int_equal(l.m[0].rec.level, 6);
+	assert_text(&l.m[1], "kernel part");
+	assert_true(l.m[1].rec.flags & KLOG_F_CONT);
+	rec_list_free(&l);
+}
+
 static void *other_thread_printk(void *arg)
 {
 	klog_ns_printk(arg, "\001c from another thread\n");
@@ -582,6 +647,7 @@ static void cont_flush_api(void **state)
 static void cont_flush_propagates_pending_line(void **state)
 {
 	struct klog_ns *child;
+	char want[LABEL_BUF + 16], lk[LABEL_BUF];
 	struct rec_list l;
 
 	(void)state;
@@ -596,7 +662,8 @@ static void cont_flush_propagates_pending_line(void **state)
 	assert_int_equal(committed(root), 1);
 	read_all(ns, &l);
 	assert_int_equal(l.n, 1);
-	assert_text(&l.m[0], "[kid] partial");
+	snprintf(want, sizeof(want), "%spartial", label(child, lk));
+	assert_text(&l.m[0], want);
 	assert_int_equal(l.m[0].rec.flags & KLOG_F_NEWLINE, 0);
 	rec_list_free(&l);
 	/* Reading a parent does not flush a child's pending line. */
@@ -675,6 +742,8 @@ int main(void)
 		TC(cont_fragment_starting_with_cont_is_flagged),
 		TC(cont_other_caller_flushes),
 		TC(cont_two_callers_interleaved),
+		TC(cont_other_origin_flushes),
+		TC(cont_printk_after_user_fragment),
 		TC(cont_printk_from_other_thread_is_other_caller),
 		TC(cont_flushes_when_80_percent_full_on_start),
 		TC(cont_flushes_when_80_percent_full_on_append),

@@ -223,6 +223,127 @@ static void open_eperm_when_devkmsg_off(void **state)
 	open_rw(&f, &me);
 }
 
+/*
+ * The hooks asked by one open, as 6.12's devkmsg_open(): a reader is
+ * checked as SYSLOG_ACTION_READ_ALL from a reader (the capability only
+ * under dmesg_restrict, then the security hook, each once); a write-only
+ * open asks nothing.  @want is the hooks in order ('c', 's').
+ */
+static void expect_open_hooks(struct tcaller *c, unsigned int mode,
+			      int ret, const char *want)
+{
+	int i;
+
+	hooks_reset(c);
+	assert_int_equal(klog_kmsg_open(&f, &c->ctx, mode), ret);
+	if (strcmp(c->hooks, want))
+		fail_msg("mode %u: hooks \"%s\", want \"%s\"", mode, c->hooks,
+			 want);
+	assert_int_equal(c->cap_calls, !!strchr(want, 'c'));
+	assert_int_equal(c->sec_calls, !!strchr(want, 's'));
+	for (i = 0; i < c->sec_calls; i++)
+		assert_int_equal(c->sec_type[i], KLOG_SYSLOG_ACTION_READ_ALL);
+	if (!ret)
+		klog_kmsg_release(&f);
+	assert_null(f.ns);
+}
+
+static void open_asks_each_hook_once(void **state)
+{
+	static const unsigned int modes[] = {
+		KLOG_KMSG_READ, KLOG_KMSG_WRITE,
+		KLOG_KMSG_READ | KLOG_KMSG_WRITE,
+	};
+	struct tcaller c;
+	int dr, priv;
+	size_t i;
+
+	(void)state;
+	for (dr = 0; dr < 2; dr++) {
+		klog_ns_set_dmesg_restrict(root, dr);
+		for (priv = 0; priv < 2; priv++) {
+			caller_init(&c, root, &other_userns);
+			if (priv)
+				grant(&c, &init_userns);
+			for (i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
+				bool rd = modes[i] & KLOG_KMSG_READ;
+
+				if (!rd)
+					expect_open_hooks(&c, modes[i], 0, "");
+				else if (!dr)
+					expect_open_hooks(&c, modes[i], 0, "s");
+				else if (priv)
+					expect_open_hooks(&c, modes[i], 0,
+							  "cs");
+				else
+					expect_open_hooks(&c, modes[i],
+							  -EPERM, "c");
+			}
+			/* A /proc/kmsg ctx is still checked as a reader. */
+			c.ctx.source = KLOG_FROM_PROC;
+			if (dr && !priv)
+				expect_open_hooks(&c, KLOG_KMSG_READ, -EPERM,
+						  "c");
+			caller_fini(&c);
+		}
+	}
+	assert_int_equal(kl_ref_read(&root->ref), 2);
+}
+
+/*
+ * The security hook refuses readers with its own error, and no
+ * reference is taken; it is not asked for a write-only open (6.12 checks
+ * nothing then).  Without the capability it is never asked.
+ */
+static void open_security_error_refuses_readers(void **state)
+{
+	struct tcaller u;
+
+	(void)state;
+	me.sec_ret = -EACCES;
+	expect_open_hooks(&me, KLOG_KMSG_READ, -EACCES, "s");
+	expect_open_hooks(&me, KLOG_KMSG_READ | KLOG_KMSG_WRITE, -EACCES,
+			  "s");
+	expect_open_hooks(&me, KLOG_KMSG_WRITE, 0, "");
+	me.sec_ret = -EIO;
+	expect_open_hooks(&me, KLOG_KMSG_READ, -EIO, "s");
+	klog_ns_set_dmesg_restrict(root, 1);
+	expect_open_hooks(&me, KLOG_KMSG_READ, -EIO, "cs");
+	caller_init(&u, root, &other_userns);
+	u.sec_ret = -EACCES;
+	expect_open_hooks(&u, KLOG_KMSG_READ, -EPERM, "c");
+	caller_fini(&u);
+	assert_int_equal(kl_ref_read(&root->ref), 2);
+}
+
+/*
+ * ctx->checked: the embedder already checked; the open asks neither
+ * hook and lets the reader in.  printk.devkmsg=off is still -EPERM, and
+ * comes before any hook, as in 6.12.
+ */
+static void open_checked_asks_no_hook(void **state)
+{
+	struct tcaller u;
+
+	(void)state;
+	klog_ns_printk(root, "\0016hello\n");
+	klog_ns_set_dmesg_restrict(root, 1);
+	caller_init(&u, root, &other_userns);
+	u.sec_ret = -EACCES;
+	u.ctx.checked = true;
+	hooks_reset(&u);
+	assert_int_equal(klog_kmsg_open(&f, &u.ctx, KLOG_KMSG_READ), 0);
+	assert_string_equal(u.hooks, "");
+	expect_rec(&f, "6,0,1000000,-;hello\n");
+	klog_kmsg_release(&f);
+	cfg.devkmsg = KLOG_DEVKMSG_OFF;
+	expect_open_hooks(&u, KLOG_KMSG_READ, -EPERM, "");
+	u.ctx.checked = false;
+	expect_open_hooks(&u, KLOG_KMSG_READ, -EPERM, "");
+	expect_open_hooks(&me, KLOG_KMSG_READ, -EPERM, "");
+	caller_fini(&u);
+}
+
 static void write_dropped_when_devkmsg_turned_off(void **state)
 {
 	char big[KLOG_RECORD_MAX + 1];
@@ -723,6 +844,118 @@ static void ratelimit_off_when_devkmsg_on(void **state)
 	assert_int_equal(stats(root).dropped_ratelimit, 0);
 }
 
+/*
+ * The write ratelimit's note names a comm the writer chose: it is user
+ * text (KLOG_MSG_USER).  Under policy 1 it stays in the child like the
+ * writes; under policy 2 it is copied with them.  The comm is cut to 16
+ * bytes.
+ */
+static void ratelimit_note_copied_only_under_policy_all(void **state)
+{
+	struct klog_ns *child = mk_child(root, &child_userns, "c", 8192);
+	struct tcaller c;
+	char want[256];
+	int i;
+
+	(void)state;
+	assert_int_equal(child->id, 2);
+	caller_init(&c, child, &child_userns);
+	grant(&c, &child_userns);
+	open_rw(&g, &c);
+	open_rw(&f, &me);
+	cfg.propagate = KLOG_PROPAGATE_KERNEL;
+	for (i = 0; i < 12; i++)
+		expect_wr(&g, "<6>w\n");
+	assert_int_equal(stats(child).dropped_ratelimit, 2);
+	klog_ns_printk(child, "\0016kernel\n");
+	now_ns += 5001 * MSEC;
+	assert_int_equal(klog_kmsg_write(&g, "<6>again\n", 9,
+					 "a-very-long-command-name"), 9);
+	for (i = 0; i < 11; i++)
+		assert_true(klog_kmsg_read(&g, KLOG_MESSAGE_MAX, true) > 0);
+	expect_rec(&g, "4,11,6001000,-;printk: a-very-long-comm: 2 output lines suppressed due to ratelimiting\n");
+	expect_rec(&g, "14,12,6001000,-;again\n");
+	expect_none(&g);
+	/* The root got the kernel record only, with the copy dictionary. */
+	expect_rec(&f, "6,0,1000000,-;[ns:2:c] kernel\n"
+		   " SUBSYSTEM=syslog_ns\n DEVICE=+syslog_ns:2\n");
+	expect_none(&f);
+	assert_int_equal(stats(child).propagated, 1);
+	assert_int_equal(stats(child).suppressed, 0);
+
+	/* Policy 2: the writes and the note are copied. */
+	cfg.propagate = KLOG_PROPAGATE_ALL;
+	for (i = 0; i < 12; i++)
+		expect_wr(&g, "<6>x\n");	/* 9 fit, 3 refused */
+	now_ns += 5001 * MSEC;
+	expect_wr(&g, "<6>last\n");
+	for (i = 0; i < 9; i++) {
+		snprintf(want, sizeof(want), "14,%d,6001000,-;[ns:2:c] x\n"
+			 " SUBSYSTEM=syslog_ns\n DEVICE=+syslog_ns:2\n", i + 1);
+		expect_rec(&f, want);
+	}
+	expect_rec(&f, "4,10,11002000,-;[ns:2:c] printk: test: 3 output lines suppressed due to ratelimiting\n"
+		   " SUBSYSTEM=syslog_ns\n DEVICE=+syslog_ns:2\n");
+	expect_rec(&f, "14,11,11002000,-;[ns:2:c] last\n"
+		   " SUBSYSTEM=syslog_ns\n DEVICE=+syslog_ns:2\n");
+	expect_none(&f);
+	assert_int_equal(stats(child).propagated, 1 + 9 + 2);
+	caller_fini(&c);
+	klog_ns_put(child);
+}
+
+/*
+ * The default policy is KLOG_PROPAGATE_NONE: with a fresh config, or a
+ * root's own, nothing a child stores reaches a parent, neither a kernel
+ * record nor a /dev/kmsg write, from a child or a grandchild.
+ */
+static void default_policy_copies_nothing(void **state)
+{
+	struct klog_config fresh;
+	struct klog_ns_params p = { .size = 4096 };
+	struct klog_msg um = {
+		.level = 5, .flags = KLOG_MSG_USER, .caller_id = 9,
+		.text = "user in the grandchild\n", .text_len = 23,
+	};
+	struct klog_ns *own, *child, *grand;
+	struct tcaller c;
+
+	(void)state;
+	memset(&fresh, 0xa5, sizeof(fresh));
+	klog_config_init(&fresh);
+	assert_int_equal(fresh.propagate, KLOG_PROPAGATE_NONE);
+	assert_int_equal(klog_ns_create(NULL, &p, &own), 0);
+	assert_int_equal(own->cfg->propagate, KLOG_PROPAGATE_NONE);
+	klog_ns_put(own);
+
+	/* The fixture's root runs on klog_config_init() as it is. */
+	assert_int_equal(cfg.propagate, KLOG_PROPAGATE_NONE);
+	child = mk_child(root, &child_userns, "c", 4096);
+	grand = mk_child(child, &child_userns, NULL, 4096);
+	caller_init(&c, child, &child_userns);
+	grant(&c, &child_userns);
+	open_rw(&g, &c);
+	klog_ns_printk(child, "\0013kernel in the child\n");
+	expect_wr(&g, "<5>written in the child\n");
+	klog_ns_printk(grand, "\0013kernel in the grandchild\n");
+	assert_int_equal(klog_ns_store(grand, &um), 22);
+	klog_ns_flush(grand);
+	klog_ns_flush(child);
+	assert_int_equal(grand->ring.next_seq, 2);
+	assert_int_equal(child->ring.next_seq, 2);	/* its own only */
+	assert_int_equal(root->ring.next_seq, 0);
+	assert_int_equal(stats(child).propagated, 0);
+	assert_int_equal(stats(child).suppressed, 0);
+	assert_int_equal(stats(grand).propagated, 0);
+	assert_int_equal(stats(grand).suppressed, 0);
+	/* The host's /dev/kmsg shows nothing of them. */
+	open_rw(&f, &me);
+	expect_none(&f);
+	caller_fini(&c);
+	klog_ns_put(grand);
+	klog_ns_put(child);
+}
+
 /* ---- llseek ----------------------------------------------------------------- */
 
 static void seek_set_end_data(void **state)
@@ -897,6 +1130,134 @@ static void proc_kmsg_read_zero_with_data(void **state)
 	caller_fini(&p);
 }
 
+/*
+ * The hooks asked by each /proc/kmsg call, as fs/proc/kmsg.c calls
+ * do_syslog() (source SYSLOG_FROM_PROC): the open is OPEN (capability,
+ * then security hook); poll is SIZE_UNREAD, a read is READ, a
+ * non-blocking read first asks SIZE_UNREAD (two actions), close is
+ * CLOSE: each asks the security hook once and never the capability,
+ * dmesg_restrict or not.
+ */
+static void expect_proc_hooks(const struct tcaller *c, const char *want,
+			      int type0, int type1)
+{
+	if (strcmp(c->hooks, want))
+		fail_msg("hooks \"%s\", want \"%s\"", c->hooks, want);
+	if (c->sec_calls > 0)
+		assert_int_equal(c->sec_type[0], type0);
+	if (c->sec_calls > 1)
+		assert_int_equal(c->sec_type[1], type1);
+}
+
+static void proc_kmsg_hooks_per_call(void **state)
+{
+	struct tcaller p, u;
+
+	(void)state;
+	proc_init(&u, false);
+	proc_init(&p, true);
+	assert_int_equal(klog_proc_kmsg_open(&u.ctx), -EPERM);
+	expect_proc_hooks(&u, "c", 0, 0);
+	assert_int_equal(klog_proc_kmsg_open(&p.ctx), 0);
+	expect_proc_hooks(&p, "cs", KLOG_SYSLOG_ACTION_OPEN, 0);
+
+	klog_ns_set_dmesg_restrict(root, 1);
+	klog_ns_printk(root, "\0016hello\n");
+	hooks_reset(&p);
+	assert_int_equal(klog_proc_kmsg_poll(&p.ctx), POLL_IN);
+	expect_proc_hooks(&p, "s", KLOG_SYSLOG_ACTION_SIZE_UNREAD, 0);
+	hooks_reset(&p);
+	assert_int_equal(klog_proc_kmsg_read(&p.ctx, out, 10, true), 10);
+	expect_proc_hooks(&p, "ss", KLOG_SYSLOG_ACTION_SIZE_UNREAD,
+			  KLOG_SYSLOG_ACTION_READ);
+	hooks_reset(&p);
+	assert_int_equal(klog_proc_kmsg_read(&p.ctx, out, sizeof(out), false),
+			 14);
+	expect_proc_hooks(&p, "s", KLOG_SYSLOG_ACTION_READ, 0);
+	hooks_reset(&p);
+	assert_int_equal(klog_proc_kmsg_read(&p.ctx, out, sizeof(out), true),
+			 -EAGAIN);
+	expect_proc_hooks(&p, "s", KLOG_SYSLOG_ACTION_SIZE_UNREAD, 0);
+	hooks_reset(&p);
+	assert_int_equal(klog_proc_kmsg_poll(&p.ctx), 0);
+	expect_proc_hooks(&p, "s", KLOG_SYSLOG_ACTION_SIZE_UNREAD, 0);
+	hooks_reset(&p);
+	klog_proc_kmsg_release(&p.ctx);
+	expect_proc_hooks(&p, "s", KLOG_SYSLOG_ACTION_CLOSE, 0);
+	caller_fini(&u);
+	caller_fini(&p);
+}
+
+/*
+ * The security hook's error fails the open and every read, and nothing
+ * is consumed.  As 6.12's kmsg_read(), a non-blocking read takes the
+ * error of SIZE_UNREAD for "something to read" and goes on to READ,
+ * which fails the same way; as kmsg_poll(), poll reports any non-zero
+ * answer, an error too, as readable.
+ */
+static void proc_kmsg_security_error(void **state)
+{
+	struct tcaller p;
+	size_t i;
+
+	(void)state;
+	proc_init(&p, true);
+	p.sec_ret = -EACCES;
+	assert_int_equal(klog_proc_kmsg_open(&p.ctx), -EACCES);
+	expect_proc_hooks(&p, "cs", KLOG_SYSLOG_ACTION_OPEN, 0);
+	p.sec_ret = 0;
+	assert_int_equal(klog_proc_kmsg_open(&p.ctx), 0);
+
+	klog_ns_printk(root, "\0016hello\n");
+	p.sec_ret = -EACCES;
+	memset(out, 'x', sizeof(out));
+	hooks_reset(&p);
+	assert_int_equal(klog_proc_kmsg_read(&p.ctx, out, sizeof(out), true),
+			 -EACCES);
+	expect_proc_hooks(&p, "ss", KLOG_SYSLOG_ACTION_SIZE_UNREAD,
+			  KLOG_SYSLOG_ACTION_READ);
+	hooks_reset(&p);
+	assert_int_equal(klog_proc_kmsg_read(&p.ctx, out, sizeof(out), false),
+			 -EACCES);
+	expect_proc_hooks(&p, "s", KLOG_SYSLOG_ACTION_READ, 0);
+	hooks_reset(&p);
+	assert_int_equal(klog_proc_kmsg_poll(&p.ctx), POLL_IN);
+	expect_proc_hooks(&p, "s", KLOG_SYSLOG_ACTION_SIZE_UNREAD, 0);
+	/* Nothing was copied or consumed. */
+	assert_int_equal(p.copies, 0);
+	for (i = 0; i < sizeof(out); i++)
+		assert_int_equal(out[i], 'x');
+	assert_int_equal(klog_syslog(&me.ctx, KLOG_SYSLOG_ACTION_SIZE_UNREAD,
+				     NULL, 0), 24);
+	p.sec_ret = 0;
+	assert_int_equal(klog_proc_kmsg_read(&p.ctx, out, sizeof(out), true),
+			 24);
+	assert_memory_equal(out, "<6>[    1.000000] hello\n", 24);
+	klog_proc_kmsg_release(&p.ctx);
+	caller_fini(&p);
+}
+
+/* ctx->checked: no /proc/kmsg call asks either hook. */
+static void proc_kmsg_checked_asks_no_hook(void **state)
+{
+	struct tcaller u;
+
+	(void)state;
+	proc_init(&u, false);
+	u.ctx.checked = true;
+	u.sec_ret = -EACCES;
+	klog_ns_printk(root, "\0016hello\n");
+	assert_int_equal(klog_proc_kmsg_open(&u.ctx), 0);
+	assert_int_equal(klog_proc_kmsg_poll(&u.ctx), POLL_IN);
+	assert_int_equal(klog_proc_kmsg_read(&u.ctx, out, sizeof(out), true),
+			 24);
+	assert_int_equal(klog_proc_kmsg_read(&u.ctx, out, sizeof(out), true),
+			 -EAGAIN);
+	klog_proc_kmsg_release(&u.ctx);
+	expect_proc_hooks(&u, "", 0, 0);
+	caller_fini(&u);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -905,6 +1266,9 @@ int main(void)
 		T(open_starts_at_first_record),
 		T(open_read_denied_by_dmesg_restrict),
 		T(open_eperm_when_devkmsg_off),
+		T(open_asks_each_hook_once),
+		T(open_security_error_refuses_readers),
+		T(open_checked_asks_no_hook),
 		T(write_dropped_when_devkmsg_turned_off),
 		T(read_one_record_per_call),
 		T(read_too_small_einval_consumes),
@@ -934,6 +1298,8 @@ int main(void)
 		T(ratelimit_window_reopens),
 		T(ratelimit_separate_namespaces),
 		T(ratelimit_off_when_devkmsg_on),
+		T(ratelimit_note_copied_only_under_policy_all),
+		T(default_policy_copies_nothing),
 		T(seek_set_end_data),
 		T(seek_bad_offset_and_whence),
 		T(poll_states),
@@ -942,6 +1308,9 @@ int main(void)
 		T(proc_kmsg_read_is_destructive),
 		T(proc_kmsg_partial_reads),
 		T(proc_kmsg_read_zero_with_data),
+		T(proc_kmsg_hooks_per_call),
+		T(proc_kmsg_security_error),
+		T(proc_kmsg_checked_asks_no_hook),
 #undef T
 	};
 

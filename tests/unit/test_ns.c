@@ -121,15 +121,48 @@ static void ns_root_config_max_applies_to_children(void **state)
 
 /* ---- tags ------------------------------------------------------------- */
 
+/* The characters a tag may use: [A-Za-z0-9._-]. */
+static bool tag_char(unsigned int ch)
+{
+	return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+	       (ch >= '0' && ch <= '9') || ch == '.' || ch == '_' ||
+	       ch == '-';
+}
+
 static void ns_check_tag_rules(void **state)
 {
 	char tag[64];
+	unsigned int ch, ok = 0;
 
 	(void)state;
 	assert_int_equal(klog_ns_check_tag(NULL), 0);
 	assert_int_equal(klog_ns_check_tag(""), 0);
 	assert_int_equal(klog_ns_check_tag("web-1"), 0);
-	assert_int_equal(klog_ns_check_tag("!~azAZ09_.:/@#"), 0);
+	assert_int_equal(klog_ns_check_tag("a.b_c-9"), 0);
+	assert_int_equal(klog_ns_check_tag("drm"), 0);
+	assert_int_equal(klog_ns_check_tag("-"), 0);
+	/* Punctuation that used to be allowed is not any more. */
+	assert_int_equal(klog_ns_check_tag("!~azAZ09_.:/@#"), -EINVAL);
+	assert_int_equal(klog_ns_check_tag("ns:1"), -EINVAL);
+	assert_int_equal(klog_ns_check_tag("a:b"), -EINVAL);
+	assert_int_equal(klog_ns_check_tag("a/b"), -EINVAL);
+	assert_int_equal(klog_ns_check_tag("a!"), -EINVAL);
+	/* Every single byte: valid exactly when it is in the set. */
+	for (ch = 1; ch < 256; ch++) {
+		tag[0] = (char)ch;
+		tag[1] = '\0';
+		if (tag_char(ch)) {
+			assert_int_equal(klog_ns_check_tag(tag), 0);
+			ok++;
+		} else if (klog_ns_check_tag(tag) != -EINVAL) {
+			fail_msg("tag byte 0x%02x accepted", ch);
+		}
+		/* A bad byte anywhere spoils a good tag. */
+		snprintf(tag, sizeof(tag), "ok%cok", (char)ch);
+		assert_int_equal(klog_ns_check_tag(tag),
+				 tag_char(ch) ? 0 : -EINVAL);
+	}
+	assert_int_equal(ok, 26 + 26 + 10 + 3);
 	memset(tag, 'x', sizeof(tag));
 	tag[31] = '\0';
 	assert_int_equal(klog_ns_check_tag(tag), 0);
@@ -155,6 +188,7 @@ static void ns_create_rejects_bad_tags(void **state)
 	static const char *bad[] = {
 		"0123456789012345678901234567890X",	/* 32 bytes */
 		"has space", "tab\there", "bell\a", "x]", "[x", "\x80",
+		"a:b", "ns:7", "a/b", "bang!", "[ns:1]", "x y",
 	};
 	struct klog_ns *root = mk_root(NULL, 4096), *ns, *keep;
 	struct klog_ns_params p = { .size = 4096 };
@@ -181,7 +215,7 @@ static void ns_tags_and_names(void **state)
 {
 	static const char t31[] = "abcdefghijklmnopqrstuvwxyz01234";
 	struct klog_ns *root = mk_root(NULL, 4096), *a, *b, *c;
-	char name[64];
+	char name[64], want[64];
 
 	(void)state;
 	assert_int_equal(strlen(t31), 31);
@@ -189,8 +223,12 @@ static void ns_tags_and_names(void **state)
 	b = mk_child(root, "", 4096);
 	c = mk_child(root, NULL, 4096);
 	assert_string_equal(a->tag, t31);
-	assert_int_equal(klog_ns_name(a, name, sizeof(name)), 31);
-	assert_string_equal(name, t31);
+	/* A tag follows the id: "ns:<id>:<tag>". */
+	snprintf(want, sizeof(want), "ns:%llu:%s", (unsigned long long)a->id,
+		 t31);
+	assert_int_equal(klog_ns_name(a, name, sizeof(name)),
+			 (int)strlen(want));
+	assert_string_equal(name, want);
 	/* Empty tag = no tag: the label is "ns:<id>". */
 	assert_int_equal(b->tag[0], '\0');
 	assert_int_equal(c->tag[0], '\0');
@@ -337,6 +375,7 @@ static void ns_children_keep_parents_alive(void **state)
 	(void)state;
 	released = 0;
 	assert_int_equal(klog_ns_create(NULL, &p, &root), 0);
+	root->cfg->propagate = KLOG_PROPAGATE_KERNEL;
 	p.tag = "a";
 	assert_int_equal(klog_ns_create(root, &p, &a), 0);
 	p.tag = "b";
@@ -376,6 +415,55 @@ static void ns_sibling_put_keeps_parent(void **state)
 	klog_ns_put(b);			/* frees b, then root */
 }
 
+/*
+ * The fair share of the copy budget divides by the parent's live
+ * children: creating one counts it, its last reference uncounts it, a
+ * failed creation changes nothing, and a grandchild counts only in its
+ * own parent.
+ */
+static void ns_budget_counts_live_children(void **state)
+{
+	struct klog_ns *root = mk_root(NULL, 4096), *a, *b, *g, *keep;
+	struct klog_ns_params p = { .size = 4096 };
+
+	(void)state;
+	assert_int_equal(root->budget.children, 0);
+	a = mk_child(root, "a", 4096);
+	b = mk_child(root, NULL, 4096);
+	assert_int_equal(root->budget.children, 2);
+	g = mk_child(a, "g", 4096);
+	assert_int_equal(root->budget.children, 2);
+	assert_int_equal(a->budget.children, 1);
+	assert_int_equal(g->budget.children, 0);
+	/* Refused creations: bad tag, bad size, no memory. */
+	keep = root;
+	p.tag = "no:good";
+	assert_int_equal(klog_ns_create(root, &p, &keep), -EINVAL);
+	p.tag = NULL;
+	p.size = 0xffffffffu;
+	assert_int_equal(klog_ns_create(root, &p, &keep), -EINVAL);
+	p.size = 4096;
+	klog_testing_fail_alloc(1);
+	assert_int_equal(klog_ns_create(root, &p, &keep), -ENOMEM);
+	klog_testing_fail_alloc(2);
+	assert_int_equal(klog_ns_create(root, &p, &keep), -ENOMEM);
+	klog_testing_fail_alloc(0);
+	assert_ptr_equal(keep, root);
+	assert_int_equal(root->budget.children, 2);
+	/* A reference more or less is not a child more or less. */
+	klog_ns_get(b);
+	klog_ns_put(b);
+	assert_int_equal(root->budget.children, 2);
+	klog_ns_put(b);
+	assert_int_equal(root->budget.children, 1);
+	/* a lives on through g: it still counts. */
+	klog_ns_put(a);
+	assert_int_equal(root->budget.children, 1);
+	klog_ns_put(g);				/* frees g, then a */
+	assert_int_equal(root->budget.children, 0);
+	klog_ns_put(root);
+}
+
 /* ---- isolation -------------------------------------------------------- */
 
 static void ns_isolation_without_propagation(void **state)
@@ -410,6 +498,7 @@ static void ns_isolation_without_propagation(void **state)
 static void ns_isolation_siblings_and_root(void **state)
 {
 	struct klog_ns *root = mk_root(NULL, 8192), *a, *b, *a1;
+	char la[LABEL_BUF], lb[LABEL_BUF], la1[LABEL_BUF], want[128];
 	struct rec_list l;
 	unsigned int i;
 
@@ -417,6 +506,9 @@ static void ns_isolation_siblings_and_root(void **state)
 	a = mk_child(root, "a", 4096);
 	b = mk_child(root, "b", 4096);
 	a1 = mk_child(a, "a1", 4096);
+	label(a, la);
+	label(b, lb);
+	label(a1, la1);
 	klog_ns_printk(root, "host\n");
 	klog_ns_printk(a, "from a\n");
 	klog_ns_printk(a1, "from a1\n");
@@ -433,15 +525,19 @@ static void ns_isolation_siblings_and_root(void **state)
 	read_all(a, &l);
 	assert_int_equal(l.n, 2);
 	assert_text(&l.m[0], "from a");
-	assert_text(&l.m[1], "[a1] from a1");
+	snprintf(want, sizeof(want), "%sfrom a1", la1);
+	assert_text(&l.m[1], want);
 	rec_list_free(&l);
-	/* The root has its own record and tagged copies only. */
+	/* The root has its own record and labelled copies only. */
 	read_all(root, &l);
 	assert_int_equal(l.n, 4);
 	assert_text(&l.m[0], "host");
-	assert_text(&l.m[1], "[a] from a");
-	assert_text(&l.m[2], "[a] [a1] from a1");
-	assert_text(&l.m[3], "[b] from b");
+	snprintf(want, sizeof(want), "%sfrom a", la);
+	assert_text(&l.m[1], want);
+	snprintf(want, sizeof(want), "%s%sfrom a1", la, la1);
+	assert_text(&l.m[2], want);
+	snprintf(want, sizeof(want), "%sfrom b", lb);
+	assert_text(&l.m[3], want);
 	for (i = 0; i < l.n; i++)
 		assert_int_equal(l.m[i].rec.seq, i);
 	rec_list_free(&l);
@@ -513,7 +609,8 @@ static void ns_stats_count_stores_and_overwrites(void **state)
 	unsigned int i;
 
 	(void)state;
-	root->cfg->prop_interval_ms = 0;	/* no ratelimit here */
+	/* No copy refused here: a budget larger than the flood. */
+	root->cfg->prop_burst = KLOG_PROP_BURST_MAX;
 	a = mk_child(root, "a", 4096);
 	klog_ns_get_stats(a, &st);
 	assert_int_equal(st.stored, 0);
@@ -629,6 +726,8 @@ struct emitted {
 	unsigned int n;
 	char text[8][128];
 	u8 level[8];
+	char dict[8][KLOG_LABEL_DICT_MAX];
+	u32 dict_len[8];
 };
 
 static struct emitted emitted;
@@ -643,6 +742,10 @@ static void capture_emit(struct klog_ns *ns, const struct klog_entry *e)
 		 (int)e->pre_len, e->pre ? e->pre : "",
 		 (int)e->text_len, e->text);
 	emitted.level[i] = e->level;
+	assert_true(e->dict_len <= sizeof(emitted.dict[i]));
+	if (e->dict_len)
+		memcpy(emitted.dict[i], e->dict, e->dict_len);
+	emitted.dict_len[i] = e->dict_len;
 }
 
 static void ns_emit_root_has_no_ring(void **state)
@@ -652,10 +755,13 @@ static void ns_emit_root_has_no_ring(void **state)
 	struct klog_ns *root, *a;
 	struct klog_msgbuf mb;
 	struct klog_cursor c = { 0 };
+	char want[128], la[LABEL_BUF], dict[KLOG_LABEL_DICT_MAX];
+	size_t dlen;
 
 	(void)state;
 	memset(&emitted, 0, sizeof(emitted));
 	assert_int_equal(klog_ns_create(NULL, &p, &root), 0);
+	root->cfg->propagate = KLOG_PROPAGATE_KERNEL;
 	assert_null(root->ring.buf);
 	assert_int_equal(klog_ns_read(root, &c, &mb), -EINVAL);
 	klog_ns_printk(root, "\0012host line\n");
@@ -664,8 +770,14 @@ static void ns_emit_root_has_no_ring(void **state)
 	assert_int_equal(emitted.n, 2);
 	assert_string_equal(emitted.text[0], "host line");
 	assert_int_equal(emitted.level[0], 2);
-	assert_string_equal(emitted.text[1], "[box] from the box");
+	snprintf(want, sizeof(want), "%sfrom the box", label(a, la));
+	assert_string_equal(emitted.text[1], want);
 	assert_int_equal(emitted.level[1], 6);
+	/* The hook gets the copy's dictionary too; the host line has none. */
+	assert_int_equal(emitted.dict_len[0], 0);
+	dlen = copy_dict(a, dict, sizeof(dict));
+	assert_int_equal(emitted.dict_len[1], dlen);
+	assert_memory_equal(emitted.dict[1], dict, dlen);
 	assert_int_equal(committed(a), 1);
 	klog_ns_put(a);
 	klog_ns_put(root);
@@ -687,6 +799,7 @@ int main(void)
 		T(ns_last_put_releases_once),
 		T(ns_children_keep_parents_alive),
 		T(ns_sibling_put_keeps_parent),
+		T(ns_budget_counts_live_children),
 		T(ns_isolation_without_propagation),
 		T(ns_isolation_siblings_and_root),
 		T(ns_sequence_numbers_are_private),

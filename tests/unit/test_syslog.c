@@ -40,6 +40,7 @@ static long t_tag_fault(const struct klog_syslog_ctx *ctx, char *dst,
 
 static const struct klog_syslog_ops t_ops_tag_fault = {
 	.capable = t_capable,
+	.security = t_security,
 	.copy_to = t_copy_to,
 	.tag_from = t_tag_fault,
 	.charge = t_charge,
@@ -64,6 +65,8 @@ static int setup(void **state)
 	klog_testing_set_clock(fake_clock);
 	klog_testing_fail_alloc(0);
 	klog_config_init(&cfg);
+	/* Copies are off by default; the host here wants kernel ones. */
+	cfg.propagate = KLOG_PROPAGATE_KERNEL;
 	root = NULL;
 	if (klog_ns_create(NULL, &p, &root))
 		return -1;
@@ -283,6 +286,267 @@ static void proc_source_skips_the_check(void **state)
 	expect_out(sys(&u, KLOG_SYSLOG_ACTION_READ, 30), HELLO);
 	assert_int_equal(sys(&u, KLOG_SYSLOG_ACTION_CLOSE, 0), 0);
 	caller_fini(&u);
+}
+
+/* ---- the capability and security hooks -------------------------------- */
+
+/*
+ * As 6.12's check_syslog_permissions(): a restricted action asks the
+ * capability once and, if it is held, the security hook (LSM) once; an
+ * unrestricted one (READ_ALL, SIZE_BUFFER without dmesg_restrict) and
+ * /proc/kmsg's actions other than OPEN ask the security hook only.  A
+ * missing capability is -EPERM before the security hook is asked; the
+ * security hook's error is returned as it is.
+ */
+
+#define NACTIONS (KLOG_SYSLOG_ACTION_SIZE_BUFFER + 1)
+
+/* 6.12's syslog_action_restricted(). */
+static bool restricted(int type, bool dmesg_restrict)
+{
+	return dmesg_restrict || (type != KLOG_SYSLOG_ACTION_READ_ALL &&
+				  type != KLOG_SYSLOG_ACTION_SIZE_BUFFER);
+}
+
+/* The hooks asked by action @type are exactly @want, in this order. */
+static void expect_hooks(const struct tcaller *c, int type, const char *want)
+{
+	int i, caps = 0, secs = 0;
+
+	if (strcmp(c->hooks, want))
+		fail_msg("action %d: hooks \"%s\", want \"%s\"", type,
+			 c->hooks, want);
+	for (i = 0; want[i]; i++) {
+		caps += want[i] == 'c';
+		secs += want[i] == 's';
+	}
+	assert_int_equal(c->cap_calls, caps);
+	assert_int_equal(c->sec_calls, secs);
+	for (i = 0; i < secs; i++)
+		assert_int_equal(c->sec_type[i], type);
+}
+
+static void perm_hooks_asked_once_per_action(void **state)
+{
+	static const int bad[] = { -1, 12, 100 };
+	struct tcaller u;
+	int dr, priv, type, ret;
+	size_t i;
+
+	(void)state;
+	for (dr = 0; dr < 2; dr++) {
+		klog_ns_set_dmesg_restrict(root, dr);
+		for (priv = 0; priv < 2; priv++) {
+			caller_init(&u, root, &other_userns);
+			if (priv)
+				grant(&u, &init_userns);
+			log_three(root, 2);
+			for (type = 0; type < NACTIONS; type++) {
+				bool need = restricted(type, dr);
+
+				hooks_reset(&u);
+				ret = sys(&u, type, 100);
+				expect_hooks(&u, type, !need ? "s" :
+					     priv ? "cs" : "c");
+				if (need && !priv)
+					assert_int_equal(ret, -EPERM);
+				else
+					assert_int_not_equal(ret, -EPERM);
+			}
+			/* Unknown actions are restricted; -EINVAL after. */
+			for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+				hooks_reset(&u);
+				ret = sys(&u, bad[i], 100);
+				expect_hooks(&u, bad[i], priv ? "cs" : "c");
+				assert_int_equal(ret, priv ? -EINVAL : -EPERM);
+			}
+			caller_fini(&u);
+		}
+	}
+}
+
+/*
+ * A /proc/kmsg file was checked at open: its other actions skip the
+ * capability, dmesg_restrict or not, but the security hook is still
+ * asked each time (6.12: "goto ok", then security_syslog()).
+ */
+static void perm_proc_source_asks_the_security_hook_only(void **state)
+{
+	struct tcaller u, p;
+	int dr, type, ret;
+
+	(void)state;
+	caller_init(&u, root, &other_userns);
+	u.ctx.source = KLOG_FROM_PROC;
+	caller_init(&p, root, &init_userns);
+	p.ctx.source = KLOG_FROM_PROC;
+	grant(&p, &init_userns);
+	for (dr = 0; dr < 2; dr++) {
+		klog_ns_set_dmesg_restrict(root, dr);
+		log_three(root, 1);
+		for (type = 0; type < NACTIONS; type++) {
+			hooks_reset(&u);
+			ret = sys(&u, type, 100);
+			if (type == KLOG_SYSLOG_ACTION_OPEN) {
+				expect_hooks(&u, type, "c");
+				assert_int_equal(ret, -EPERM);
+			} else {
+				expect_hooks(&u, type, "s");
+				assert_int_not_equal(ret, -EPERM);
+			}
+			if (type == KLOG_SYSLOG_ACTION_READ)
+				expect_out(ret, HELLO);
+		}
+		hooks_reset(&p);
+		assert_int_equal(sys(&p, KLOG_SYSLOG_ACTION_OPEN, 0), 0);
+		expect_hooks(&p, KLOG_SYSLOG_ACTION_OPEN, "cs");
+	}
+	caller_fini(&u);
+	caller_fini(&p);
+}
+
+/*
+ * The security hook's error is the action's result, before any argument
+ * check, and nothing is read, cleared, consumed or changed.  Without the
+ * capability the hook is not asked at all: -EPERM.
+ */
+static void perm_security_error_returned_nothing_done(void **state)
+{
+	struct tcaller p, u;
+	int type, ret, level = cfg.con_level;
+	size_t i;
+
+	(void)state;
+	log_three(root, 3);
+	caller_init(&p, root, &init_userns);
+	grant(&p, &init_userns);
+	p.sec_ret = -EACCES;
+	memset(out, 'x', sizeof(out));
+	for (type = 0; type < NACTIONS; type++) {
+		int len = type == KLOG_SYSLOG_ACTION_CONSOLE_LEVEL ? 3 : 100;
+
+		hooks_reset(&p);
+		ret = sys(&p, type, len);
+		assert_int_equal(ret, -EACCES);
+		expect_hooks(&p, type, restricted(type, false) ? "cs" : "s");
+	}
+	/* The permission comes before the arguments. */
+	assert_int_equal(klog_syslog(&p.ctx, KLOG_SYSLOG_ACTION_READ, NULL, -1),
+			 -EACCES);
+	assert_int_equal(klog_syslog(&p.ctx, KLOG_SYSLOG_ACTION_READ_ALL, NULL,
+				     -1), -EACCES);
+	/* Whatever the module answers. */
+	p.sec_ret = -EIO;
+	assert_int_equal(sys(&p, KLOG_SYSLOG_ACTION_READ_ALL, 100), -EIO);
+	/* Through /proc/kmsg too. */
+	p.ctx.source = KLOG_FROM_PROC;
+	assert_int_equal(sys(&p, KLOG_SYSLOG_ACTION_READ, 100), -EIO);
+	assert_int_equal(sys(&p, KLOG_SYSLOG_ACTION_SIZE_UNREAD, 0), -EIO);
+
+	/* Nothing was copied out, read, cleared or set. */
+	assert_int_equal(p.copies, 0);
+	for (i = 0; i < sizeof(out); i++)
+		assert_int_equal(out[i], 'x');
+	assert_int_equal(cfg.con_level, level);
+	assert_int_equal(cfg.con_saved_level, -1);
+	assert_int_equal(sys(&me, KLOG_SYSLOG_ACTION_SIZE_UNREAD, 0), 72);
+	expect_out(sys(&me, KLOG_SYSLOG_ACTION_READ_ALL, 100),
+		   HELLO WORLD AGAIN);
+
+	/* No capability: -EPERM, and the module is never asked. */
+	caller_init(&u, root, &other_userns);
+	u.sec_ret = -EACCES;
+	for (type = 0; type < NACTIONS; type++) {
+		hooks_reset(&u);
+		ret = sys(&u, type, 100);
+		if (restricted(type, false)) {
+			assert_int_equal(ret, -EPERM);
+			expect_hooks(&u, type, "c");
+		} else {
+			assert_int_equal(ret, -EACCES);
+			expect_hooks(&u, type, "s");
+		}
+	}
+	caller_fini(&u);
+	caller_fini(&p);
+}
+
+/*
+ * ctx->checked: the embedder ran klog_syslog_check() itself, so
+ * klog_syslog() asks neither hook, whatever they would say.  The console
+ * actions of a child namespace still need CAP_SYSLOG over the root's
+ * owner: that is the action's own check, asked once.
+ */
+static void perm_checked_asks_no_hook(void **state)
+{
+	static const int want[NACTIONS] = {
+		[KLOG_SYSLOG_ACTION_READ] = 72,
+		[KLOG_SYSLOG_ACTION_READ_ALL] = 72,
+		[KLOG_SYSLOG_ACTION_READ_CLEAR] = 72,
+		[KLOG_SYSLOG_ACTION_CONSOLE_LEVEL] = -EINVAL,	/* 100 */
+		[KLOG_SYSLOG_ACTION_SIZE_BUFFER] = 16384,
+	};
+	struct klog_ns *child = mk_child(root, &child_userns, "c", 4096);
+	struct tcaller u, c;
+	int type;
+
+	(void)state;
+	log_three(root, 3);
+	klog_ns_set_dmesg_restrict(root, 1);
+	caller_init(&u, root, &other_userns);
+	u.sec_ret = -EACCES;
+	/* Unchecked, this caller gets nothing. */
+	assert_int_equal(sys(&u, KLOG_SYSLOG_ACTION_READ, 100), -EPERM);
+	expect_hooks(&u, KLOG_SYSLOG_ACTION_READ, "c");
+	u.ctx.checked = true;
+	for (type = 0; type < NACTIONS; type++) {
+		hooks_reset(&u);
+		assert_int_equal(sys(&u, type, 100), want[type]);
+		expect_hooks(&u, type, "");
+	}
+	/* From /proc/kmsg too, OPEN included. */
+	u.ctx.source = KLOG_FROM_PROC;
+	hooks_reset(&u);
+	assert_int_equal(sys(&u, KLOG_SYSLOG_ACTION_OPEN, 0), 0);
+	expect_hooks(&u, KLOG_SYSLOG_ACTION_OPEN, "");
+	caller_fini(&u);
+
+	/* In a child, privileged there only. */
+	klog_ns_printk(child, "\0016hello\n");
+	caller_init(&c, child, &child_userns);
+	grant(&c, &child_userns);
+	c.ctx.checked = true;
+	c.sec_ret = -EACCES;
+	for (type = 0; type < NACTIONS; type++) {
+		int ret;
+
+		hooks_reset(&c);
+		ret = sys(&c, type, 100);
+		if (type >= KLOG_SYSLOG_ACTION_CONSOLE_OFF &&
+		    type <= KLOG_SYSLOG_ACTION_CONSOLE_LEVEL) {
+			expect_hooks(&c, type, "c");
+			assert_ptr_equal(c.last_owner, &init_userns);
+			assert_int_equal(ret, -EPERM);
+		} else {
+			expect_hooks(&c, type, "");
+			assert_int_not_equal(ret, -EPERM);
+			assert_int_not_equal(ret, -EACCES);
+		}
+	}
+	/*
+	 * Unchecked, a console action in a child asks the capability twice,
+	 * over two owners: the child's (klog_syslog_check()), then the
+	 * root's (the console is global).
+	 */
+	c.ctx.checked = false;
+	c.sec_ret = 0;
+	grant(&c, &init_userns);
+	hooks_reset(&c);
+	assert_int_equal(sys(&c, KLOG_SYSLOG_ACTION_CONSOLE_ON, 0), 0);
+	expect_hooks(&c, KLOG_SYSLOG_ACTION_CONSOLE_ON, "csc");
+	assert_ptr_equal(c.last_owner, &init_userns);
+	caller_fini(&c);
+	klog_ns_put(child);
 }
 
 /* ---- argument checks ----------------------------------------------------- */
@@ -793,8 +1057,10 @@ static void new_ns_creates_child_and_moves_caller(void **state)
 	assert_int_equal(child->ring.size, 8192);
 	assert_int_equal(me.charges, 1);
 	assert_int_equal(me.uncharges, 0);
+	/* The label names the id the core gave it, then the tag. */
+	assert_int_equal(child->id, 2);
 	klog_ns_name(child, name, sizeof(name));
-	assert_string_equal(name, "web");
+	assert_string_equal(name, "ns:2:web");
 	/* The ctx traded its root reference for the child's. */
 	assert_int_equal(kl_ref_read(&root->ref), 2);
 	assert_int_equal(kl_ref_read(&child->ref), 1);
@@ -893,7 +1159,7 @@ static void new_ns_bad_tags(void **state)
 		"0123456789012345678901234567890x",	/* 32 bytes */
 		"0123456789012345678901234567890123456789",
 		"a b", "a]", "[a", "tab\t", "del\x7f", "\xc3\xa9t\xc3\xa9",
-		"new\nline",
+		"new\nline", "a:b", "ns:1", "a/b", "bang!", "~", "@host",
 	};
 	size_t i;
 
@@ -909,16 +1175,21 @@ static void new_ns_bad_tags(void **state)
 
 static void new_ns_longest_tag(void **state)
 {
-	static const char tag[] = "0123456789012345678901234567890";
+	static const char tag[] = "0123456789-abcdefghij.ABCDEFGH_";
 
 	(void)state;
 	assert_int_equal(strlen(tag), KLOG_TAG_MAX);
 	assert_int_equal(klog_syslog(&me.ctx, KLOG_SYSLOG_ACTION_NEW_NS,
 				     (char *)tag, 0), 0);
 	assert_string_equal(me.ctx.ns->tag, tag);
+	/* Every character a tag may use. */
+	assert_int_equal(klog_syslog(&me.ctx, KLOG_SYSLOG_ACTION_NEW_NS,
+				     (char *)"AZaz09._-", 0), 0);
+	assert_string_equal(me.ctx.ns->tag, "AZaz09._-");
+	/* Punctuation beyond "._-" is refused. */
 	assert_int_equal(klog_syslog(&me.ctx, KLOG_SYSLOG_ACTION_NEW_NS,
 				     (char *)"~!#$%&()*+,-./:;<=>?@\\^_`{|}", 0),
-			 0);
+			 -EINVAL);
 }
 
 static void new_ns_sizes(void **state)
@@ -1051,13 +1322,14 @@ static void new_ns_child_is_isolated(void **state)
 	expect_out(sys(&me, KLOG_SYSLOG_ACTION_READ, 100),
 		   "<6>[    2.000000] inside\n");
 	assert_int_equal(sys(&me, KLOG_SYSLOG_ACTION_CLEAR, 0), 0);
-	/* The host keeps its own cursors and gets the tagged copy. */
+	/* The host keeps its own cursors and gets the labelled copy. */
+	assert_int_equal(child->id, 2);
 	assert_int_equal(sys(&host, KLOG_SYSLOG_ACTION_SIZE_UNREAD, 0),
-			 24 + 31);
+			 24 + 36);
 	expect_out(sys(&host, KLOG_SYSLOG_ACTION_READ_ALL, 100),
-		   HELLO "<6>[    2.000000] [web] inside\n");
+		   HELLO "<6>[    2.000000] [ns:2:web] inside\n");
 	expect_out(sys(&host, KLOG_SYSLOG_ACTION_READ, 100),
-		   HELLO "<6>[    2.000000] [web] inside\n");
+		   HELLO "<6>[    2.000000] [ns:2:web] inside\n");
 	/* The host's reads did not touch the child's cursor either. */
 	at_sec(3);
 	klog_ns_printk(child, "\0016again\n");
@@ -1076,6 +1348,10 @@ int main(void)
 		T(perm_dmesg_restrict_inherited_by_new_ns),
 		T(perm_is_over_the_namespace_owner),
 		T(proc_source_skips_the_check),
+		T(perm_hooks_asked_once_per_action),
+		T(perm_proc_source_asks_the_security_hook_only),
+		T(perm_security_error_returned_nothing_done),
+		T(perm_checked_asks_no_hook),
 		T(read_actions_reject_null_and_negative),
 		T(read_actions_len_zero),
 		T(unknown_actions_einval),

@@ -17,8 +17,20 @@
 #define KLOG_DEFAULT_LEVEL 4
 #define KLOG_PROP_BURST 10
 #define KLOG_PROP_INTERVAL_MS 5000
+/* Bounds of the copy budget's settings (the sysctls use the same). */
+#define KLOG_PROP_BURST_MAX 10000
+#define KLOG_PROP_INTERVAL_MIN_MS 10
+#define KLOG_PROP_INTERVAL_MAX_MS 3600000
+/* Longest copy label: "[ns:" u64 ":" tag "] ". */
+#define KLOG_LABEL_MAX (4 + 20 + 1 + KLOG_TAG_MAX + 2)
+/* Longest copy dictionary, see klog_ns_copy_dict(). */
+#define KLOG_LABEL_DICT_MAX 64
 
-/* Propagation policies (kernel.syslog_ns_propagate). */
+/*
+ * Propagation policies (kernel.syslog_ns_propagate).  The default is
+ * KLOG_PROPAGATE_NONE: nothing a child stores reaches its parent unless
+ * the parent's administrator asks for copies.
+ */
 enum klog_propagate {
 	KLOG_PROPAGATE_NONE = 0,
 	KLOG_PROPAGATE_KERNEL = 1,
@@ -32,17 +44,27 @@ enum klog_devkmsg {
 	KLOG_DEVKMSG_OFF = 2,
 };
 
-/* Message flags for klog_ns_store() beyond the record flags. */
-#define KLOG_MSG_USER 0x100	/* from user space (a /dev/kmsg write) */
+/*
+ * Message flags for klog_ns_store() beyond the record flags.
+ * KLOG_MSG_USER: the text is chosen or influenced by user space (a
+ * /dev/kmsg write, a note naming a task's comm, a netfilter log prefix);
+ * copied only under KLOG_PROPAGATE_ALL.
+ * KLOG_MSG_LOCAL: never copied to a parent, whatever the policy.
+ */
+#define KLOG_MSG_USER 0x100
+#define KLOG_MSG_LOCAL 0x200
 
 /**
  * struct klog_config - settings shared by a whole namespace tree.
  * @max_size:            largest ring a child may ask for.
  * @default_size:        ring size for a request of 0.
  * @default_level:       level of messages without a level prefix.
- * @propagate:           enum klog_propagate.
- * @prop_burst:          copies per interval a child may send its parent.
- * @prop_interval_ms:    the propagation ratelimit window; 0 disables it.
+ * @propagate:           enum klog_propagate; default KLOG_PROPAGATE_NONE.
+ * @prop_burst:          copies per window that all children of one
+ *                       parent may send it together (0..KLOG_PROP_BURST_MAX).
+ * @prop_interval_ms:    the window (KLOG_PROP_INTERVAL_MIN_MS..
+ *                       KLOG_PROP_INTERVAL_MAX_MS; values outside are
+ *                       clamped, never "unlimited").
  * @devkmsg:             enum klog_devkmsg.
  * @devkmsg_burst:       /dev/kmsg writes per interval and namespace.
  * @devkmsg_interval_ms: their window.
@@ -98,12 +120,31 @@ struct klog_ratelimit {
 };
 
 /**
+ * struct klog_budget - the copies that all children of a namespace may
+ * send it in one window.
+ * @begin_ns: start of the current window (kl_coarse_ns() clock).
+ * @epoch:    window number; a child's share restarts when it changes.
+ * @used:     copies (and suppression notes) taken in the window.
+ * @children: live children, for the fair share.
+ * @started:  @begin_ns is valid.
+ *
+ * Locking: the owner's lock.
+ */
+struct klog_budget {
+	u64 begin_ns;
+	u64 epoch;
+	u32 used;
+	u32 children;
+	bool started;
+};
+
+/**
  * struct klog_ns_stats - counters of one namespace.
  * @stored:            records stored in this namespace's ring.
  * @dropped_overwrite: records the ring dropped to make room for new ones.
  * @dropped_ratelimit: /dev/kmsg writes refused by the write ratelimit.
  * @propagated:        copies sent to the parent.
- * @suppressed:        copies refused by the propagation ratelimit.
+ * @suppressed:        copies refused by the parent's copy budget.
  */
 struct klog_ns_stats {
 	u64 stored;
@@ -121,7 +162,8 @@ struct klog_ns_stats {
  * @caller_id: who owns the pending line.
  * @ts_nsec:  time of its first fragment.
  * @facility, @level, @flags: of its first fragment.
- * @user:     it came from user space.
+ * @user:     it came from user space (KLOG_MSG_USER).
+ * @local:    it must not be copied (KLOG_MSG_LOCAL).
  */
 struct klog_cont {
 	u32 len;
@@ -132,6 +174,7 @@ struct klog_cont {
 	u8 level;
 	u8 flags;
 	bool user;
+	bool local;
 	char buf[KLOG_RECORD_MAX + 1];	/* last: the fields above stay hot */
 };
 
@@ -154,7 +197,8 @@ struct klog_ns_ops {
  * struct klog_ns_params - how to create a namespace.
  * @size:  ring bytes; 0 for the default; rounded up to a power of two and
  *         to KLOG_RING_MIN; more than the config's max_size is -EINVAL.
- * @tag:   NULL, or up to KLOG_TAG_MAX printable bytes, NUL-terminated.
+ * @tag:   NULL, or up to KLOG_TAG_MAX bytes of [A-Za-z0-9._-],
+ *         NUL-terminated (klog_ns_check_tag()).
  * @id:    identifier for "[ns:<id>] "; 0 picks the next automatic one.
  * @owner: opaque owner (the kernel's user namespace), for permissions.
  * @cfg:   root only: shared settings; NULL uses the root's own defaults.
@@ -173,9 +217,11 @@ struct klog_ns_params {
  * struct klog_ns - one kernel log.
  *
  * Locking: @lock protects @ring, @cont, every cursor, @stats, the
- * ratelimit states and @dmesg_restrict writes.  Locks nest child before
- * parent only (the propagation path), never the other way, never between
- * siblings.  @ref, @parent, @root, @cfg, @ops, @tag, @id, @level and
+ * ratelimit states, @budget (the copies this namespace's children may
+ * send it), @copy_epoch, @copy_used and @copy_missed (this namespace's
+ * use of its parent's budget: written under the *parent's* lock) and
+ * @dmesg_restrict writes.  Locks nest child before parent only (the
+ * propagation path), never the other way, never between siblings.  @ref, @parent, @root, @cfg, @ops, @tag, @id, @level and
  * @owner are set at init and then read-only.
  *
  * Layout: what every store touches (@lock, @ring, @wait, @cfg, @parent,
@@ -202,7 +248,10 @@ struct klog_ns {
 	u32 level;
 	int dmesg_restrict;
 	char tag[KLOG_TAG_MAX + 1];
-	struct klog_ratelimit prop_rl;
+	struct klog_budget budget;
+	u64 copy_epoch;
+	u32 copy_used;
+	u32 copy_missed;
 	struct klog_ratelimit kmsg_rl;
 	struct klog_ns_stats stats;
 	struct klog_cont cont;
@@ -256,6 +305,7 @@ void klog_ns_put(struct klog_ns *ns);
 void klog_ns_get_stats(struct klog_ns *ns, struct klog_ns_stats *out);
 void klog_ns_set_dmesg_restrict(struct klog_ns *ns, int value);
 int klog_ns_name(const struct klog_ns *ns, char *buf, size_t size);
+u32 klog_ns_copy_dict(const struct klog_ns *ns, char *buf, u32 size);
 
 __attribute__((format(printf, 2, 0)))
 int klog_ns_vprintk(struct klog_ns *ns, const char *fmt, va_list args);

@@ -37,6 +37,9 @@ struct klog_syslog_ctx;
  * struct klog_syslog_ops - what the embedder decides.
  * @capable:  does the caller hold @cap over the user namespace @owner?
  *            NULL: yes, always.
+ * @security: the security module's word on action @type, asked after the
+ *            capability check passed or was not needed, as upstream's
+ *            security_syslog(); 0 or a negative errno.  NULL: 0.
  * @copy_to:  copy @n bytes to the caller's buffer at @dst (user memory in
  *            the kernel).  0 or -EFAULT.  NULL: memcpy.
  * @tag_from: copy the NUL-terminated tag at @src into @dst of @size
@@ -52,6 +55,7 @@ struct klog_syslog_ctx;
 struct klog_syslog_ops {
 	bool (*capable)(const struct klog_syslog_ctx *ctx, void *owner,
 			int cap);
+	int (*security)(const struct klog_syslog_ctx *ctx, int type);
 	int (*copy_to)(const struct klog_syslog_ctx *ctx, char *dst,
 		       const char *src, size_t n);
 	long (*tag_from)(const struct klog_syslog_ctx *ctx, char *dst,
@@ -75,6 +79,10 @@ struct klog_syslog_ops {
  * @ops:      decisions of the embedder; NULL for all defaults.
  * @priv:     for the embedder.
  * @scratch:  KLOG_MESSAGE_MAX bytes for formatting one record.
+ * @checked:  the embedder already ran klog_syslog_check() for this
+ *            action (it needed the verdict before its own argument
+ *            checks): klog_syslog() and klog_kmsg_open() do not ask the
+ *            capability and security hooks a second time.
  */
 struct klog_syslog_ctx {
 	struct klog_ns *ns;
@@ -84,6 +92,7 @@ struct klog_syslog_ctx {
 	const struct klog_syslog_ops *ops;
 	void *priv;
 	char *scratch;
+	bool checked;
 };
 
 int klog_syslog(struct klog_syslog_ctx *ctx, int type, char *buf, int len);

@@ -17,6 +17,7 @@
 
 #include <linux/bug.h>
 #include <linux/errno.h>
+#include <linux/jiffies.h>
 #include <linux/lockdep.h>
 #include <linux/math64.h>
 #include <linux/mm.h>
@@ -52,6 +53,8 @@ typedef unsigned long kl_irqflags_t;
 #define kl_free(p) kvfree(p)
 
 #define kl_clock_ns() local_clock()
+/* Ratelimit windows: jiffies never run backwards across CPUs. */
+#define kl_coarse_ns() jiffies64_to_nsecs(get_jiffies_64())
 
 /* Same encoding as printk_caller_id() in kernel/printk/printk.c. */
 static inline u32 kl_caller_id(void)

@@ -18,7 +18,10 @@
  * kl_lock_nested(l)          take a parent's lock while a child's is held
  * kl_unlock_nested(l)        release without touching interrupt state
  * kl_alloc(n) / kl_free(p)   zeroed, accounted memory; may sleep
- * kl_clock_ns()              monotonic nanoseconds, any context
+ * kl_clock_ns()              monotonic nanoseconds, any context (record
+ *                            timestamps: local_clock() in the kernel)
+ * kl_coarse_ns()             nanoseconds that never run backwards, even
+ *                            across CPUs (ratelimit windows: jiffies)
  * kl_caller_id()             upstream-style caller id (T<pid> / C<cpu>)
  * kl_ref_*                   reference counts
  * kl_waitq_*                 wait queues for blocking readers

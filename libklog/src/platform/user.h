@@ -54,6 +54,8 @@ void klog_plat_free(void *p);
 /* kl_clock_ns() - monotonic time in ns; a test may install a fake clock. */
 u64 klog_plat_clock_ns(void);
 #define kl_clock_ns() klog_plat_clock_ns()
+/* kl_coarse_ns() - the clock of ratelimit windows: the same one here. */
+#define kl_coarse_ns() klog_plat_clock_ns()
 
 /* kl_caller_id() - "T<tid>" style id of the calling thread. */
 u32 klog_plat_caller_id(void);
