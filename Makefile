@@ -84,11 +84,11 @@ qemu: kernel
 
 # The in-guest suite on the patched kernel.
 guest: kernel
-	tests/guest/run.sh
+	tests/guest/run.sh -t 600
 
 # The same suite on the debug kernel (lockdep, KASAN, kmemleak).
 guest-debug: kernel-debug
-	tests/guest/run.sh -k build/kernel/bzImage-debug -t 900
+	tests/guest/run.sh -k build/kernel/bzImage-debug -t 1500
 
 # The in-guest reliability suite (tests/guest/reliability.sh, issue 7):
 # floods, churn, concurrency, privilege.  Short on the patched kernel and

@@ -49,6 +49,11 @@ say "# dmesg | tail -1"
 dmesg | tail -1 | show
 
 step "2. Two containers: user ns + syslog ns + network ns, each with a LOG rule"
+say "By default nothing a container does reaches the host log.  For this demo"
+say "the host's admin turns copies on (all records, and netfilter lines too):"
+say "host# sysctl kernel.syslog_ns_propagate=2 net.netfilter.nf_log_all_netns=1"
+echo 2 >/proc/sys/kernel/syslog_ns_propagate
+echo 1 >/proc/sys/net/netfilter/nf_log_all_netns
 for c in c1 c2; do
 	klogns exec -U -n -t $c -- unshare -n sh $D/loop.sh $c &
 	eval "pid_$c=\$!"
@@ -83,20 +88,22 @@ run_in c2 "dmesg | wc -l"
 say "host# dmesg | grep -c 'pkt: '   (before c1's read: $host_before)"
 dmesg | grep -c 'pkt: ' | show
 
-step "5. The host log holds tagged copies of the containers' packets"
+step "5. The host log holds labelled copies of the containers' packets"
+say "(each copy starts with [ns:<namespace id>:<tag>]: a container cannot forge it)"
 say "host# dmesg | grep 'pkt: '"
 dmesg | grep 'pkt: ' | show
 
 step "6. A flood from c2 is ratelimited on the host"
 say "c2# for i in \$(seq 20); do ping -c 1 127.0.0.1; done    (40 packets)"
 run_in c2 "for i in \$(seq 20); do ping -c 1 127.0.0.1 >/dev/null; done; echo c2 log lines now: \$(dmesg | grep -c 'c2-pkt: ')"
-say "(the host takes 10 copies per 5 s from each container; waiting 5 s, then one more packet)"
+say "(the host takes 10 copies per 5 s from all containers together, 5 each while"
+say " c1 and c2 run; waiting 5 s, then one more packet, which reports the rest)"
 sleep 5
 run_in c2 "ping -c 1 127.0.0.1 >/dev/null"
-say "host# dmesg | grep '\\[c2\\]' | tail -4"
-dmesg | grep '\[c2\]' | tail -4 | show
-say "host# dmesg | grep -c '\\[c2\\] c2-pkt: '   (copies on the host)"
-dmesg | grep -c '\[c2\] c2-pkt: ' | show
+say "host# dmesg | grep ':c2\\]' | tail -4"
+dmesg | grep ':c2\]' | tail -4 | show
+say "host# dmesg | grep -c ':c2\\] c2-pkt: '   (copies on the host)"
+dmesg | grep -c ':c2\] c2-pkt: ' | show
 say "c1# dmesg | wc -l     (c1 saw none of it)"
 run_in c1 "dmesg | wc -l"
 

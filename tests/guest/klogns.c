@@ -37,6 +37,20 @@
  *                               by NS_GET_PARENT, on one line, ending
  *                               with the errno name that stopped it
  *   klogns owner NSFILE         NS_GET_USERNS: the owner's inode number
+ *   klogns flood COMM FILES LINES TEXT
+ *                               as a task named COMM (prctl): open
+ *                               /dev/kmsg FILES times and write LINES
+ *                               records "<3>TEXT <n>" to each; prints
+ *                               the number of writes that returned the
+ *                               full length
+ *   klogns quota N SIZE [HOLD]  N child processes, each
+ *                               syslog(11, NULL, SIZE) then pause: prints
+ *                               "created K", the errno name of the first
+ *                               failure (or "none") and the kernel memory
+ *                               (Slab + VmallocUsed + Percpu, KiB) the K
+ *                               namespaces pinned; then, after HOLD
+ *                               seconds (default 0) or a SIGTERM, kills
+ *                               them
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -44,6 +58,7 @@
 #include <grp.h>
 #include <poll.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -404,11 +419,136 @@ static int cmd_owner(int argc, char **argv)
 	return 0;
 }
 
+static int cmd_flood(int argc, char **argv)
+{
+	int files, lines, i, j, ok = 0, *fds;
+	char line[512];
+
+	if (argc < 5)
+		return 2;
+	files = atoi(argv[2]);
+	lines = atoi(argv[3]);
+	if (files <= 0 || lines <= 0)
+		return 2;
+	if (prctl(PR_SET_NAME, argv[1], 0, 0, 0))
+		die("prctl", 0);
+	fds = calloc(files, sizeof(*fds));
+	if (!fds)
+		die("calloc", 0);
+	for (i = 0; i < files; i++) {
+		fds[i] = open("/dev/kmsg", O_WRONLY);
+		if (fds[i] < 0)
+			die("/dev/kmsg", 0);
+	}
+	for (i = 0; i < files; i++) {
+		for (j = 0; j < lines; j++) {
+			int n = snprintf(line, sizeof(line), "<3>%s %d\n",
+					 argv[4], i * lines + j);
+
+			if (write(fds[i], line, n) == n)
+				ok++;
+		}
+	}
+	for (i = 0; i < files; i++)
+		close(fds[i]);
+	free(fds);
+	printf("%d\n", ok);
+	return 0;
+}
+
+/* Slab + VmallocUsed + Percpu from /proc/meminfo, in KiB. */
+static long kernel_kib(void)
+{
+	FILE *f = fopen("/proc/meminfo", "r");
+	char key[64];
+	long v, sum = 0;
+
+	if (!f)
+		die("/proc/meminfo", 0);
+	while (fscanf(f, "%63s %ld%*[^\n]", key, &v) == 2) {
+		if (!strcmp(key, "Slab:") || !strcmp(key, "VmallocUsed:") ||
+		    !strcmp(key, "Percpu:"))
+			sum += v;
+	}
+	fclose(f);
+	return sum;
+}
+
+/* SIGTERM ends quota's HOLD early; the children are still killed. */
+static void on_term(int sig)
+{
+	(void)sig;
+}
+
+static int cmd_quota(int argc, char **argv)
+{
+	int n, i, created = 0, first = 0, p[2];
+	long size, before, after;
+	pid_t *pids;
+
+	if (argc < 3)
+		return 2;
+	n = atoi(argv[1]);
+	size = atol(argv[2]);
+	if (n <= 0 || pipe(p))
+		return 2;
+	pids = calloc(n, sizeof(*pids));
+	if (!pids)
+		die("calloc", 0);
+	before = kernel_kib();
+	for (i = 0; i < n; i++) {
+		pids[i] = fork();
+		if (pids[i] < 0)
+			die("fork", 0);
+		if (!pids[i]) {
+			int e = 0;
+
+			close(p[0]);
+			if (sys_syslog(SYSLOG_ACTION_NEW_NS, NULL, size))
+				e = errno;
+			if (write(p[1], &e, sizeof(e)) != sizeof(e))
+				_exit(1);
+			if (e)
+				_exit(0);
+			for (;;)
+				pause();
+		}
+	}
+	close(p[1]);
+	for (i = 0; i < n; i++) {
+		int e;
+
+		if (read(p[0], &e, sizeof(e)) != sizeof(e))
+			die("pipe", 0);
+		if (!e)
+			created++;
+		else if (!first)
+			first = e;
+	}
+	after = kernel_kib();
+	printf("created %d\n", created);
+	if (first)
+		print_err(first);
+	else
+		printf("none\n");
+	printf("kib %ld\n", after - before);
+	if (argc > 3) {
+		signal(SIGTERM, on_term);
+		sleep(atoi(argv[3]));
+	}
+	for (i = 0; i < n; i++)
+		kill(pids[i], SIGKILL);
+	for (i = 0; i < n; i++)
+		waitpid(pids[i], NULL, 0);
+	free(pids);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
 		fprintf(stderr, "usage: klogns exec|rc|read|newns|kmsg|"
-			"proc-kmsg|hold|poll|churn|setns|parents|owner ...\n");
+			"proc-kmsg|hold|poll|churn|setns|parents|owner|flood|quota ...\n");
 		return 2;
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -436,6 +576,10 @@ int main(int argc, char **argv)
 		return cmd_parents(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "owner"))
 		return cmd_owner(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "flood"))
+		return cmd_flood(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "quota"))
+		return cmd_quota(argc - 1, argv + 1);
 	fprintf(stderr, "klogns: unknown command %s\n", argv[1]);
 	return 2;
 }

@@ -712,8 +712,9 @@ static uint32_t fnv32(const char *s, size_t n)
 /*
  * Is @text a record of namespace @ns: "CC ns w seq sum filler", where
  * sum is fnv32 of everything after it, or the LOG line of a packet of
- * its netns, "NFns: IN=..."; in "ca" also a copy from "cc": "[cc] " +
- * such a record of ns 2, or "[cc] N messages suppressed"?
+ * its netns, "NFns: IN=..."; in "ca" also a copy from "cc":
+ * "[ns:<id>:cc] " + such a record of ns 2, or "[ns:<id>:cc] N messages
+ * suppressed"?
  */
 static int conc_valid(int ns, const char *text)
 {
@@ -722,8 +723,10 @@ static int conc_valid(int ns, const char *text)
 	int off = 0;
 	const char *f;
 
-	if (ns == 0 && !strncmp(text, "[cc] ", 5)) {
-		text += 5;
+	if (ns == 0 && sscanf(text, "[ns:%lu:cc] %n", &seq, &off) == 1 &&
+	    off) {
+		text += off;
+		off = 0;
 		ns = 2;
 		if (sscanf(text, "%lu messages suppressed%n", &seq, &off) == 1 &&
 		    !text[off])

@@ -111,6 +111,9 @@ expect "NEW_NS: a size above the maximum is EINVAL" EINVAL klogns newns - 209715
 expect "NEW_NS: a negative size is EINVAL" EINVAL klogns newns - -1
 expect "NEW_NS: a 32-byte tag is EINVAL" EINVAL klogns newns 0123456789abcdef0123456789abcdef 0
 expect "NEW_NS: a tag with a space is EINVAL" EINVAL klogns newns "a b" 0
+expect "NEW_NS: a tag with ']' (a forged label) is EINVAL" EINVAL klogns newns "drm]" 0
+expect "NEW_NS: a tag with ':' is EINVAL" EINVAL klogns newns "drm:x" 0
+expect "NEW_NS: a tag of [A-Za-z0-9._-] is fine" 0 klogns newns "a.B_c-9" 0
 expect "NEW_NS: a 31-byte tag is fine" 0 klogns newns 0123456789abcdef0123456789abcde 0
 expect "child: SIZE_UNREAD of an empty log is 0" 0 klogns exec -n -- klogns rc 9
 expect "child, no CAP_SYSLOG over the owner: READ is EPERM" EPERM \
@@ -167,8 +170,9 @@ klogns exec -n -s 4096 -- sh -c "exec 4</dev/kmsg; i=0; while [ \$i -lt 200 ]; d
 expect "child /dev/kmsg: a reader that fell behind gets POLLERR|POLLPRI, then EPIPE" \
 	"$(printf 'IN PRI ERR RDNORM\nEPIPE')" cat $T/loss.out
 
-# --- /dev/kmsg write ratelimit, and a kernel-originated note going up ----
+# --- /dev/kmsg write ratelimit; its note names a comm: not kernel text ----
 echo ratelimit >/proc/sys/kernel/printk_devkmsg
+echo 1 >/proc/sys/kernel/syslog_ns_propagate
 klogns exec -n -t rl -- sh -c "
 	i=0
 	while [ \$i -lt 15 ]; do
@@ -179,14 +183,15 @@ klogns exec -n -t rl -- sh -c "
 	echo '<6>RLAFTER-$MARK' >/dev/kmsg
 	busybox dmesg" >$T/rl.out 2>&1
 echo on >/proc/sys/kernel/printk_devkmsg
+echo 0 >/proc/sys/kernel/syslog_ns_propagate
 expect "ratelimit: 15 writes through 15 opens store 10 (per namespace)" 10 \
 	sh -c "grep -c 'RL[0-9]*-$MARK' $T/rl.out"
 check "ratelimit: the child's log reports 5 suppressed lines" \
 	has "sh: 5 output lines suppressed due to ratelimiting" $T/rl.out
 check "ratelimit: the write after the window is stored" has "RLAFTER-$MARK" $T/rl.out
 busybox dmesg >$T/host.dmesg
-check "the kernel-originated note is copied to the host log as [rl] ..." \
-	has "\[rl\] .*sh: 5 output lines suppressed due to ratelimiting" $T/host.dmesg
+check "policy 1: the note (it names the writer's comm) is not copied to the host" \
+	hasnt "5 output lines suppressed due to ratelimiting" $T/host.dmesg
 check "the child's own writes are not copied to the host" hasnt "RL1-$MARK" $T/host.dmesg
 
 # --- dmesg_restrict ------------------------------------------------------
@@ -205,12 +210,16 @@ echo 0 >/proc/sys/kernel/dmesg_restrict
 # nfh has no syslog namespace and keeps upstream's nf_log_all_netns guard.
 mkdir -p /run
 ln -sf xtables-legacy-multi /bin/iptables
+# iptables-legacy locks /run/xtables.lock: let unprivileged users open it.
+touch /run/xtables.lock
+chmod 0666 /run/xtables.lock
 cat >$T/nfc.sh <<'NFC'
 ip link set lo up
 iptables -A OUTPUT -o lo -j LOG --log-prefix "NF-$1-$2: " || echo "iptables failed"
 ping -c 1 -W 1 127.0.0.1 >/dev/null 2>&1
 busybox dmesg
 NFC
+busybox dmesg >$T/nf.before
 klogns exec -U -n -t nfa -- unshare -n sh $T/nfc.sh nfa "$MARK" >$T/nfa.out 2>&1
 klogns exec -U -- unshare -n klogns exec -n -t nfb -- sh $T/nfc.sh nfb "$MARK" >$T/nfb.out 2>&1
 klogns exec -U -- unshare -n sh $T/nfc.sh nfh "$MARK" >$T/nfh.out 2>&1
@@ -221,50 +230,75 @@ check "netfilter: LOG in a netns made before the syslog ns logs there" \
 	has "NF-nfb-$MARK: IN= OUT=lo" $T/nfb.out
 check "netfilter: a container does not see its sibling's packets (a)" hasnt "NF-nfb-$MARK" $T/nfa.out
 check "netfilter: a container does not see its sibling's packets (b)" hasnt "NF-nfa-$MARK" $T/nfb.out
-check "netfilter: the host has a tagged copy of nfa's packets" has "\[nfa\] NF-nfa-$MARK" $T/host.dmesg
-check "netfilter: the host has a tagged copy of nfb's packets" has "\[nfb\] NF-nfb-$MARK" $T/host.dmesg
-check "netfilter: no untagged container packets in the host log" hasnt "[0-9]\] NF-nf[ab]-$MARK" $T/host.dmesg
+check "netfilter: at defaults the host log is unchanged (same records before and after)" \
+	cmp $T/nf.before $T/host.dmesg
 check "netfilter: a netns without a syslog ns keeps the nf_log_all_netns guard" \
 	hasnt "NF-nfh-$MARK" $T/host.dmesg
+check "netfilter: positive control: the unbound netns's rule was installed" \
+	hasnt "iptables failed" $T/nfh.out
+# Copies of everything (policy 2) still respect nf_log_all_netns=0 ...
+echo 2 >/proc/sys/kernel/syslog_ns_propagate
+klogns exec -U -n -t nfc -- unshare -n sh $T/nfc.sh nfc "$MARK" >$T/nfc.out 2>&1
+busybox dmesg >$T/host.dmesg
+check "netfilter: policy 2, nf_log_all_netns=0: the container logs its packets" \
+	has "NF-nfc-$MARK: IN=" $T/nfc.out
+check "netfilter: policy 2, nf_log_all_netns=0: no copy reaches the host" \
+	hasnt "NF-nfc-$MARK" $T/host.dmesg
+# ... and with nf_log_all_netns=1 the host gets labelled copies.
+echo 1 >/proc/sys/net/netfilter/nf_log_all_netns
+klogns exec -U -n -t nfd -- unshare -n sh $T/nfc.sh nfd "$MARK" >$T/nfd.out 2>&1
+echo 0 >/proc/sys/net/netfilter/nf_log_all_netns
+echo 0 >/proc/sys/kernel/syslog_ns_propagate
+busybox dmesg >$T/host.dmesg
+check "netfilter: policy 2 + nf_log_all_netns=1: the host has a labelled copy" \
+	has "^\[[ 0-9.]*\] \[ns:[0-9]*:nfd\] NF-nfd-$MARK: IN=" $T/host.dmesg
+check "netfilter: no unlabelled container packets in the host log" \
+	hasnt "^\[[ 0-9.]*\] NF-nf[a-d]-$MARK" $T/host.dmesg
 
 # --- sysctls: propagation policy, its ratelimit, the size limit ----------
 SC=/proc/sys/kernel
-expect "sysctl: kernel.syslog_ns_propagate defaults to 1" 1 cat $SC/syslog_ns_propagate
+expect "sysctl: kernel.syslog_ns_propagate defaults to 0 (no copies)" 0 cat $SC/syslog_ns_propagate
 expect "sysctl: kernel.syslog_ns_propagate_burst defaults to 10" 10 cat $SC/syslog_ns_propagate_burst
 expect "sysctl: kernel.syslog_ns_propagate_interval_ms defaults to 5000" 5000 \
 	cat $SC/syslog_ns_propagate_interval_ms
 expect "sysctl: kernel.syslog_ns_max_size defaults to 1 MiB" 1048576 cat $SC/syslog_ns_max_size
 check "sysctl: a user namespace's root cannot write syslog_ns_propagate" \
-	klogns exec -U -- sh -c "! echo 0 2>/dev/null >$SC/syslog_ns_propagate"
+	klogns exec -U -- sh -c "! echo 2 2>/dev/null >$SC/syslog_ns_propagate"
 check "sysctl: syslog_ns_propagate=3 is refused" sh -c "! echo 3 2>/dev/null >$SC/syslog_ns_propagate"
-expect "sysctl: syslog_ns_propagate is still 1" 1 cat $SC/syslog_ns_propagate
-echo 0 >$SC/syslog_ns_propagate
-klogns exec -U -n -t pz -- unshare -n sh $T/nfc.sh pz "$MARK" >$T/pz.out 2>&1
+check "sysctl: syslog_ns_propagate_interval_ms=0 is refused (never unlimited)" \
+	sh -c "! echo 0 2>/dev/null >$SC/syslog_ns_propagate_interval_ms"
+check "sysctl: syslog_ns_propagate_burst=10001 is refused" \
+	sh -c "! echo 10001 2>/dev/null >$SC/syslog_ns_propagate_burst"
+expect "sysctl: the refused writes changed nothing" "0 10 5000" sh -c \
+	"echo \$(cat $SC/syslog_ns_propagate $SC/syslog_ns_propagate_burst $SC/syslog_ns_propagate_interval_ms)"
+klogns exec -n -t p0 -- sh -c "echo '<6>PZERO-$MARK' >/dev/kmsg"
 echo 2 >$SC/syslog_ns_propagate
 klogns exec -n -t p2 -- sh -c "echo '<6>PTWO-$MARK' >/dev/kmsg"
 echo 1 >$SC/syslog_ns_propagate
 klogns exec -n -t p1 -- sh -c "echo '<6>PONE-$MARK' >/dev/kmsg"
+echo 0 >$SC/syslog_ns_propagate
 busybox dmesg >$T/host.dmesg
-check "policy 0: the container still logs its packets" has "NF-pz-$MARK: IN=" $T/pz.out
-check "policy 0: nothing is copied to the host" hasnt "NF-pz-$MARK" $T/host.dmesg
-check "policy 2: a child's /dev/kmsg write is copied to the host" has "\[p2\] PTWO-$MARK" $T/host.dmesg
+check "policy 0: a child's /dev/kmsg write is not copied" hasnt "PZERO-$MARK" $T/host.dmesg
+check "policy 2: a child's /dev/kmsg write is copied, labelled [ns:<id>:p2]" \
+	has "^\[[ 0-9.]*\] \[ns:[0-9]*:p2\] PTWO-$MARK\$" $T/host.dmesg
 check "policy 1: a child's /dev/kmsg write is not copied" hasnt "PONE-$MARK" $T/host.dmesg
-# The propagation ratelimit: burst 2 per 1000 ms; 5 writes, then one in
-# the next window, which reports the 3 suppressed as one line first.
+# The copy budget: burst 2 per 1000 ms; 5 writes, then one in the next
+# window, which first reports the 3 refused as one line.
 echo 2 >$SC/syslog_ns_propagate
 echo 2 >$SC/syslog_ns_propagate_burst
 echo 1000 >$SC/syslog_ns_propagate_interval_ms
+sleep 1.1	# the copies above must not share prl's window
 klogns exec -n -t prl -- sh -c "
 	for i in 1 2 3 4 5; do echo \"<6>PRL\$i-$MARK\" >/dev/kmsg; done
 	sleep 1.2
 	echo '<6>PRLNEXT-$MARK' >/dev/kmsg"
-echo 1 >$SC/syslog_ns_propagate
+echo 0 >$SC/syslog_ns_propagate
 echo 10 >$SC/syslog_ns_propagate_burst
 echo 5000 >$SC/syslog_ns_propagate_interval_ms
-busybox dmesg | grep '\[prl\]' >$T/prl.host
-expect "propagation ratelimit: burst 2, then one suppressed line, then the next window" \
-	"[prl] PRL1-$MARK|[prl] PRL2-$MARK|[prl] 3 messages suppressed|[prl] PRLNEXT-$MARK" \
-	sh -c "sed 's/^\[[ 0-9.]*\] //' $T/prl.host | tr '\\n' '|' | sed 's/|$//'"
+busybox dmesg | grep ':prl\] ' >$T/prl.host
+expect "copy budget: burst 2, then one suppressed line, then the next window" \
+	"[ns:N:prl] PRL1-$MARK|[ns:N:prl] PRL2-$MARK|[ns:N:prl] 3 messages suppressed|[ns:N:prl] PRLNEXT-$MARK" \
+	sh -c "sed -e 's/^\[[ 0-9.]*\] //' -e 's/^\[ns:[0-9]*:/[ns:N:/' $T/prl.host | tr '\\n' '|' | sed 's/|\$//'"
 echo 65536 >$SC/syslog_ns_max_size
 expect "syslog_ns_max_size=65536: a 131072-byte ring is EINVAL" EINVAL klogns newns - 131072
 expect "syslog_ns_max_size=65536: a 65536-byte ring is fine" 0 klogns newns - 65536
@@ -279,13 +313,13 @@ expect "ns file: the host's /proc/self/ns/syslog is syslog:[$INIT_INO]" \
 echo 2 >$SC/syslog_ns_propagate
 klogns exec -n -- sh -c "readlink /proc/self/ns/syslog; echo '<6>NSID-$MARK' >/dev/kmsg" \
 	>$T/nsid.out 2>&1
-echo 1 >$SC/syslog_ns_propagate
+echo 0 >$SC/syslog_ns_propagate
 ino=$(sed -n 's/^syslog:\[\([0-9]*\)\]$/\1/p' $T/nsid.out)
 busybox dmesg >$T/host.dmesg
 check "ns file: a child's link names an inode of its own" \
 	sh -c "[ -n '$ino' ] && [ '$ino' != $INIT_INO ]"
 check "ns file: that inode is the [ns:<inode>] label of the child's copies" \
-	has "\[ns:$ino\] NSID-$MARK" $T/host.dmesg
+	has "^\[[ 0-9.]*\] \[ns:$ino\] NSID-$MARK\$" $T/host.dmesg
 
 # Two siblings that exit at once; bind mounts of their ns files keep them.
 for f in nsA nsB host l1 l2 l3; do touch $T/$f; done
@@ -348,7 +382,7 @@ fi
 EOF
 echo 2 >$SC/syslog_ns_propagate
 klogns exec -n -t t1 -- sh $T/level.sh 1
-echo 1 >$SC/syslog_ns_propagate
+echo 0 >$SC/syslog_ns_propagate
 i1=$(ino_of $T/l1); i2=$(ino_of $T/l2); i3=$(ino_of $T/l3)
 check "nesting: three namespaces with inodes of their own" \
 	sh -c "[ $i1 != $i2 ] && [ $i2 != $i3 ] && [ $i1 != $INIT_INO ]"
@@ -362,10 +396,15 @@ klogns exec -j $T/l3 -- busybox dmesg >$T/l3.out 2>&1
 klogns exec -j $T/l2 -- busybox dmesg >$T/l2.out 2>&1
 klogns exec -j $T/l1 -- busybox dmesg >$T/l1.out 2>&1
 busybox dmesg >$T/host.dmesg
-check "nesting: level 3 holds its record untagged" has "\] DEEP-$MARK" $T/l3.out
-check "nesting: level 2 holds the copy tagged [t3]" has "\] \[t3\] DEEP-$MARK" $T/l2.out
-check "nesting: level 1 holds [t2] [t3]" has "\] \[t2\] \[t3\] DEEP-$MARK" $T/l1.out
-check "nesting: the host holds [t1] [t2] [t3]" has "\] \[t1\] \[t2\] \[t3\] DEEP-$MARK" $T/host.dmesg
+TS='^\[[ 0-9.]*\]'
+check "nesting: level 3 holds its record unlabelled" has "$TS DEEP-$MARK\$" $T/l3.out
+check "nesting: level 2 holds the copy labelled [ns:$i3:t3]" \
+	has "$TS \[ns:$i3:t3\] DEEP-$MARK\$" $T/l2.out
+check "nesting: level 1 holds [ns:$i2:t2] [ns:$i3:t3]" \
+	has "$TS \[ns:$i2:t2\] \[ns:$i3:t3\] DEEP-$MARK\$" $T/l1.out
+check "nesting: the host holds [ns:$i1:t1] [ns:$i2:t2] [ns:$i3:t3]" \
+	has "$TS \[ns:$i1:t1\] \[ns:$i2:t2\] \[ns:$i3:t3\] DEEP-$MARK\$" $T/host.dmesg
+expect "nesting: the host holds exactly one copy" 1 grep -c "DEEP-$MARK" $T/host.dmesg
 for f in nsA nsB nsU host l1 l2 l3; do umount $T/$f; done
 
 # --- per-namespace kernel.dmesg_restrict ----------------------------------
@@ -378,6 +417,14 @@ expect "dmesg_restrict: a user child's root sets its own namespace's value" 1 \
 	klogns exec -U -n -- sh -c "echo 1 >$SC/dmesg_restrict; cat $SC/dmesg_restrict"
 check "dmesg_restrict: without CAP_SYS_ADMIN over the owner a write is refused" \
 	klogns exec -n -- klogns exec -U -- sh -c "! echo 1 2>/dev/null >$SC/dmesg_restrict"
+expect "dmesg_restrict: an unprivileged container's root (uid 1000) sets its own value" 1 \
+	klogns exec -u 1000 -U -n -- sh -c "echo 1 >$SC/dmesg_restrict; cat $SC/dmesg_restrict"
+expect "dmesg_restrict: in that container the file is owned by its root" "0 0" \
+	klogns exec -u 1000 -U -n -- stat -c "%u %g" $SC/dmesg_restrict
+check "dmesg_restrict: uid 1000's user namespace root cannot write the host's" \
+	klogns exec -u 1000 -U -- sh -c "! echo 1 2>/dev/null >$SC/dmesg_restrict"
+expect "dmesg_restrict: on the host the file is root's, mode 0644" "0 0 644" \
+	stat -c "%u %g %a" $SC/dmesg_restrict
 expect "dmesg_restrict: still 0 on the host" 0 cat $SC/dmesg_restrict
 
 # --- user.max_syslog_namespaces ---------------------------------------------
@@ -446,6 +493,97 @@ for sct in $(seq 2 $((nsect + 1))); do
 		diff $T/sect.host $T/sect.child | head -20 | sed 's/^/#   /'
 	fi
 done
+
+# --- a hostile unprivileged user --------------------------------------------
+# uid 1000, every sysctl at its default, tries every way into the host log
+# it has: 100 containers (user ns + syslog ns tagged like a kernel
+# subsystem + netns), each with a LOG rule and two pings and four
+# /dev/kmsg files flooded under a crafted comm, with the write ratelimit
+# on.  The host's records must be exactly those it had before.
+SC=/proc/sys/kernel
+echo ratelimit >$SC/printk_devkmsg
+cat >$T/hostile.sh <<'EOF'
+ip link set lo up
+iptables -A OUTPUT -o lo -j LOG --log-prefix "*ERROR* GPU hang $1 " || echo "iptables failed"
+ping -c 2 -W 1 127.0.0.1 >/dev/null 2>&1
+klogns flood "drm:GPU_hang" 4 25 "[drm] *ERROR* ring gfx timeout $1" >/dev/null
+echo "own: $(busybox dmesg | grep -c "GPU hang $1") $(busybox dmesg | grep -c "ring gfx timeout $1")"
+EOF
+busybox dmesg >$T/hostile.before
+i=0
+while [ $i -lt 100 ]; do
+	klogns exec -u 1000 -U -n -t drm -- unshare -n sh $T/hostile.sh "H$i-$MARK" \
+		>$T/hostile.out 2>&1
+	[ $i -eq 0 ] && cp $T/hostile.out $T/hostile.first
+	i=$((i + 1))
+done
+busybox dmesg >$T/hostile.after
+check "hostile: 100 containers at defaults: the host log holds exactly the records it had" \
+	cmp $T/hostile.before $T/hostile.after
+expect "hostile: positive control: a container's own log got its 4 LOG lines and 10 writes" \
+	"own: 4 10" cat $T/hostile.first
+expect "hostile: the last container too (nothing ran out)" "own: 4 10" cat $T/hostile.out
+
+# The write ratelimit's note names the writer's comm: user-influenced, so
+# not copied even with kernel-originated copies on (policy 1).
+echo 1 >$SC/syslog_ns_propagate
+busybox dmesg >$T/note.before
+klogns exec -u 1000 -U -n -t note -- sh -c "klogns flood 'kernel BUG' 1 20 NOTE-$MARK >/dev/null;
+	sleep 5.3; klogns flood 'kernel BUG' 1 1 NOTE2-$MARK >/dev/null; busybox dmesg" >$T/note.out 2>&1
+echo 0 >$SC/syslog_ns_propagate
+echo on >$SC/printk_devkmsg
+busybox dmesg >$T/note.after
+check "hostile: positive control: the child's log has the note naming the crafted comm" \
+	has "printk: kernel BUG: 10 output lines suppressed due to ratelimiting" $T/note.out
+check "hostile: policy 1: the note with a crafted comm does not reach the host" \
+	cmp $T/note.before $T/note.after
+
+# Copies on (policy 2): 30 containers write at once; the host's budget is
+# 5 per window (one long window): together they get at most 5 copies,
+# every one labelled with its namespace id.
+echo 2 >$SC/syslog_ns_propagate
+echo 5 >$SC/syslog_ns_propagate_burst
+echo 600000 >$SC/syslog_ns_propagate_interval_ms
+i=0
+while [ $i -lt 30 ]; do
+	klogns exec -u 1000 -U -n -t drm -- sh -c "for j in 1 2 3 4 5; do
+		echo '<3>[drm] BUDGET-$MARK-$i-'\$j >/dev/kmsg; done; sleep 2" &
+	i=$((i + 1))
+done
+wait
+echo 0 >$SC/syslog_ns_propagate
+echo 10 >$SC/syslog_ns_propagate_burst
+echo 5000 >$SC/syslog_ns_propagate_interval_ms
+busybox dmesg | grep "BUDGET-$MARK" >$T/budget.host
+nb=$(grep -c . $T/budget.host)
+echo "# copy budget: 30 containers x 5 writes, burst 5: the host got $nb"
+check "budget: the host got some copies (copies are on)" test "$nb" -ge 1
+check "budget: 30 children together got at most one budget (5) into the host" test "$nb" -le 5
+expect "budget: every copy is labelled [ns:<id>:drm] before the child's text" 0 \
+	grep -vc "^\[[ 0-9.]*\] \[ns:[0-9][0-9]*:drm\] \[drm\] BUDGET-$MARK" $T/budget.host
+
+# Memory: one user pins at most user.max_syslog_namespaces (128) rings of
+# the default size, across all of its user namespaces.
+expect "memory: uid 1000 cannot ask for a ring above the default size" EPERM \
+	klogns exec -u 1000 -U -- klogns newns - 131072
+expect "memory: uid 1000 may ask for the default size" 0 \
+	klogns exec -u 1000 -U -- klogns newns - 65536
+expect "memory: user.max_syslog_namespaces defaults to 128" 128 \
+	cat /proc/sys/user/max_syslog_namespaces
+klogns exec -u 1000 -U -- klogns quota 100 0 30 >$T/quota1.out 2>&1 &
+q1=$!
+for i in $(seq 150); do grep -q '^kib' $T/quota1.out 2>/dev/null && break; sleep 0.2; done
+klogns exec -u 1000 -U -- klogns quota 100 0 >$T/quota2.out 2>&1
+kill $q1 2>/dev/null
+wait $q1 2>/dev/null
+expect "memory: uid 1000's first user namespace holds 100 namespaces" \
+	"created 100 none" sh -c "head -2 $T/quota1.out | tr '\n' ' ' | sed 's/ \$//'"
+expect "memory: its second user namespace gets the other 28, then ENOSPC" \
+	"created 28 ENOSPC" sh -c "head -2 $T/quota2.out | tr '\n' ' ' | sed 's/ \$//'"
+kib=$(sed -n 's/^kib //p' $T/quota1.out)
+echo "# memory: 100 namespaces of 64 KiB pinned $kib KiB of kernel memory (Slab + VmallocUsed + Percpu)"
+expect "memory: the same user can create again once they are gone" 0 \
+	klogns exec -u 1000 -U -- klogns newns - 0
 
 # --- lifetime ------------------------------------------------------------
 # On a kmemleak kernel (qemu/config/debug.config) forget what boot left,
