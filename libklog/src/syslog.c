@@ -273,13 +273,14 @@ static int syslog_size_unread(struct klog_syslog_ctx *ctx)
  * @p:    filled for klog_ns_init(): size, tag (pointing into @tag), owner
  *        and ops; id and cfg are left alone.
  *
- * The permission check (CAP_SYSLOG over the caller's own user namespace)
- * comes first, then the tag, then the size, as klog_syslog() does them.
+ * The permission check (CAP_SYSLOG over the caller's own user namespace,
+ * then ops->security; skipped if ctx->checked) comes first, then the
+ * tag, then the size, as klog_syslog() does them.
  * An embedder that allocates namespaces itself (the kernel embeds struct
  * klog_ns in a larger object) calls this, then klog_ns_init().
  *
  * Context: process context (ops->tag_from may fault user memory in).
- * Return: 0, -EPERM, -EINVAL or -EFAULT.
+ * Return: 0, -EPERM, the security hook's error, -EINVAL or -EFAULT.
  */
 int klog_syslog_new_ns_params(const struct klog_syslog_ctx *ctx,
 			      const char *utag, int size, char *tag,
@@ -289,8 +290,13 @@ int klog_syslog_new_ns_params(const struct klog_syslog_ctx *ctx,
 	long n;
 	int ret;
 
-	if (!capable_over(ctx, ctx->user_ns, KLOG_CAP_SYSLOG))
-		return -EPERM;
+	if (!ctx->checked) {
+		if (!capable_over(ctx, ctx->user_ns, KLOG_CAP_SYSLOG))
+			return -EPERM;
+		ret = security_ok(ctx, KLOG_SYSLOG_ACTION_NEW_NS);
+		if (ret)
+			return ret;
+	}
 	if (size < 0)
 		return -EINVAL;
 	p->tag = NULL;

@@ -1235,6 +1235,42 @@ static void new_ns_needs_cap_syslog_over_own_user_ns(void **state)
 	assert_ptr_equal(me.ctx.ns->owner, &other_userns);
 }
 
+/* NEW_NS asks the capability once, then the security hook once. */
+static void new_ns_hooks_asked_once(void **state)
+{
+	(void)state;
+	/* Without the capability the security hook is never asked. */
+	me.ctx.user_ns = &other_userns;
+	hooks_reset(&me);
+	assert_int_equal(klog_syslog(&me.ctx, KLOG_SYSLOG_ACTION_NEW_NS,
+				     (char *)"x", 0), -EPERM);
+	expect_hooks(&me, KLOG_SYSLOG_ACTION_NEW_NS, "c");
+	/* The hook's error comes before the argument checks. */
+	grant(&me, &other_userns);
+	me.sec_ret = -EACCES;
+	hooks_reset(&me);
+	assert_int_equal(klog_syslog(&me.ctx, KLOG_SYSLOG_ACTION_NEW_NS,
+				     (char *)"a b", -1), -EACCES);
+	expect_hooks(&me, KLOG_SYSLOG_ACTION_NEW_NS, "cs");
+	assert_int_equal(me.sec_type[0], KLOG_SYSLOG_ACTION_NEW_NS);
+	assert_ptr_equal(me.ctx.ns, root);
+	assert_int_equal(me.charges, 0);
+	/* Allowed: one of each, and a child. */
+	me.sec_ret = 0;
+	hooks_reset(&me);
+	assert_int_equal(klog_syslog(&me.ctx, KLOG_SYSLOG_ACTION_NEW_NS,
+				     (char *)"x", 0), 0);
+	expect_hooks(&me, KLOG_SYSLOG_ACTION_NEW_NS, "cs");
+	assert_ptr_equal(me.ctx.ns->parent, root);
+	/* An embedder that checked already: no hook again. */
+	me.ctx.checked = true;
+	me.sec_ret = -EACCES;
+	hooks_reset(&me);
+	assert_int_equal(klog_syslog(&me.ctx, KLOG_SYSLOG_ACTION_NEW_NS,
+				     (char *)"y", 0), 0);
+	expect_hooks(&me, KLOG_SYSLOG_ACTION_NEW_NS, "");
+}
+
 static void new_ns_quota_enospc(void **state)
 {
 	(void)state;
@@ -1388,6 +1424,7 @@ int main(void)
 		T(new_ns_longest_tag),
 		T(new_ns_sizes),
 		T(new_ns_needs_cap_syslog_over_own_user_ns),
+		T(new_ns_hooks_asked_once),
 		T(new_ns_quota_enospc),
 		T(new_ns_enomem_uncharges),
 		T(new_ns_depth_limit),
