@@ -341,7 +341,7 @@ else
 fi
 expect "privilege: one byte above kernel.syslog_ns_max_size is EINVAL" EINVAL \
 	$U klogns newns - $(($(cat $SC/syslog_ns_max_size) + 1))
-expect "privilege: kernel.syslog_ns_max_size itself needs CAP_SYS_ADMIN over the parent's owner" \
+expect "privilege: kernel.syslog_ns_max_size itself needs CAP_SYS_ADMIN in the initial user namespace" \
 	EPERM $U klogns newns - "$(cat $SC/syslog_ns_max_size)"
 expect "privilege: the default size (64 KiB) is fine" 0 $U klogns newns - 65536
 check "privilege: the user namespace's root cannot raise kernel.syslog_ns_max_size" \

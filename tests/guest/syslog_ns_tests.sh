@@ -566,6 +566,8 @@ expect "budget: every copy is labelled [ns:<id>:drm] before the child's text" 0 
 # the default size, across all of its user namespaces.
 expect "memory: uid 1000 cannot ask for a ring above the default size" EPERM \
 	klogns exec -u 1000 -U -- klogns newns - 131072
+expect "memory: nor inside a namespace its own user namespace owns" EPERM \
+	klogns exec -u 1000 -U -n -- klogns newns - 1048576
 expect "memory: uid 1000 may ask for the default size" 0 \
 	klogns exec -u 1000 -U -- klogns newns - 65536
 expect "memory: user.max_syslog_namespaces defaults to 128" 128 \
