@@ -311,6 +311,55 @@ void klog_ns_set_dmesg_restrict(struct klog_ns *ns, int value)
 }
 
 /**
+ * klog_ns_set_copy_policy() - what @ns takes from its children, its own.
+ * @ns:  the namespace (its children's copies are governed).
+ * @pol: the policy; out of range is -EINVAL and changes nothing.
+ *
+ * From then on @ns no longer follows the tree's settings.  Only copies
+ * into @ns are concerned: what @ns sends its own parent is the parent's
+ * policy.
+ *
+ * Context: any that may take a spinlock.
+ * Return: 0 or -EINVAL.
+ */
+int klog_ns_set_copy_policy(struct klog_ns *ns,
+			    const struct klog_copy_policy *pol)
+{
+	kl_irqflags_t flags;
+
+	if (pol->propagate < KLOG_PROPAGATE_NONE ||
+	    pol->propagate > KLOG_PROPAGATE_ALL ||
+	    pol->burst > KLOG_PROP_BURST_MAX ||
+	    pol->interval_ms < KLOG_PROP_INTERVAL_MIN_MS ||
+	    pol->interval_ms > KLOG_PROP_INTERVAL_MAX_MS)
+		return -EINVAL;
+	kl_lock_irqsave(&ns->lock, flags);
+	ns->policy = *pol;
+	ns->own_policy = true;
+	kl_unlock_irqrestore(&ns->lock, flags);
+	return 0;
+}
+
+/**
+ * klog_ns_get_copy_policy() - the policy @ns applies to its children.
+ * @ns:  the namespace.
+ * @out: its own policy, or the tree's settings if it has none.
+ *
+ * Context: any.
+ */
+void klog_ns_get_copy_policy(const struct klog_ns *ns,
+			     struct klog_copy_policy *out)
+{
+	if (ns->own_policy) {
+		*out = ns->policy;
+		return;
+	}
+	out->propagate = ns->cfg->propagate;
+	out->burst = ns->cfg->prop_burst;
+	out->interval_ms = ns->cfg->prop_interval_ms;
+}
+
+/**
  * klog_ns_name() - the label used on copies: "ns:<id>" or "ns:<id>:<tag>".
  * @ns:   the namespace.
  * @buf:  output, NUL-terminated.

@@ -149,15 +149,20 @@ static inline bool has_hook(const struct klog_ns *ns)
 	return ns->ops && ns->ops->emit;
 }
 
-/* May a record that @ns stored go to its parent at all? */
-static bool may_propagate(const struct klog_ns *ns, u32 origin)
+/*
+ * May a record that @ns stored go to its parent at all?  The parent's
+ * policy decides (its own, or the tree's); @pol receives it.
+ */
+static bool may_propagate(const struct klog_ns *ns, u32 origin,
+			  struct klog_copy_policy *pol)
 {
-	int policy = ns->cfg->propagate;
-
-	if (!ns->parent || (origin & KLOG_MSG_LOCAL) ||
-	    policy == KLOG_PROPAGATE_NONE)
+	if (!ns->parent || (origin & KLOG_MSG_LOCAL))
 		return false;
-	return policy == KLOG_PROPAGATE_ALL || !(origin & KLOG_MSG_USER);
+	klog_ns_get_copy_policy(ns->parent, pol);
+	if (pol->propagate == KLOG_PROPAGATE_NONE)
+		return false;
+	return pol->propagate == KLOG_PROPAGATE_ALL ||
+	       !(origin & KLOG_MSG_USER);
 }
 
 /* "[label] " of @ns into @pre (KLOG_LABEL_MAX bytes); its length. */
@@ -187,11 +192,12 @@ static u32 copy_prefix(const struct klog_ns *ns, char *pre, u32 size)
  * Return: 0 refused, 1 the record may be stored, 2 a note first, then
  * the record.
  */
-static int budget_take_locked(struct klog_ns *p, struct klog_ns *child)
+static int budget_take_locked(struct klog_ns *p, struct klog_ns *child,
+			      const struct klog_copy_policy *pol)
 {
 	struct klog_budget *b = &p->budget;
-	u32 burst = p->cfg->prop_burst;
-	u32 ms = p->cfg->prop_interval_ms;
+	u32 burst = pol->burst;
+	u32 ms = pol->interval_ms;
 	u64 now = kl_coarse_ns();
 	u32 share;
 
@@ -238,6 +244,7 @@ static u32 commit_locked(struct klog_ns *ns, const struct klog_entry *e,
 {
 	char pre[KLOG_LABEL_MAX + 1], dict[KLOG_LABEL_DICT_MAX];
 	struct klog_ns *cur = ns, *p, *a;
+	struct klog_copy_policy pol;
 	struct klog_entry copy;
 	struct klog_record rec;
 	u32 hops = 0, locked = 0;
@@ -247,7 +254,7 @@ static u32 commit_locked(struct klog_ns *ns, const struct klog_entry *e,
 	if (has_hook(ns))
 		return 0;
 
-	while (may_propagate(cur, origin)) {
+	while (may_propagate(cur, origin, &pol)) {
 		p = cur->parent;
 		/* The budget is @p's: lock it, a hook root too. */
 		kl_lock_nested(&p->lock);
@@ -260,7 +267,7 @@ static u32 commit_locked(struct klog_ns *ns, const struct klog_entry *e,
 		copy.dict_len = klog_ns_copy_dict(cur, dict, sizeof(dict));
 		if (!klog_ring_last(&cur->ring, &rec))
 			break;
-		take = budget_take_locked(p, cur);
+		take = budget_take_locked(p, cur, &pol);
 		if (!take)
 			break;
 		if (take == 2) {

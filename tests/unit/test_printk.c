@@ -552,6 +552,77 @@ static void prop_policy_all(void **state)
 	assert_int_equal(committed(root), 2);
 }
 
+/*
+ * A namespace's own copy policy governs what its children send it; the
+ * tree's settings stay those of every namespace without one.
+ */
+static void prop_own_policy_of_a_parent(void **state)
+{
+	struct klog_copy_policy bad[] = {
+		{ -1, 10, 5000 }, { 3, 10, 5000 },
+		{ 2, KLOG_PROP_BURST_MAX + 1, 5000 },
+		{ 2, 10, KLOG_PROP_INTERVAL_MIN_MS - 1 },
+		{ 2, 10, KLOG_PROP_INTERVAL_MAX_MS + 1 },
+	};
+	struct klog_copy_policy pol, got;
+	struct klog_ns *gc;
+	struct klog_ns_stats st;
+	struct rec_list l;
+	unsigned int i;
+
+	(void)state;
+	gc = mk_child(ns, "gc", 4096);
+	root->cfg->propagate = KLOG_PROPAGATE_NONE;
+	/* Out of range: refused, nothing changes. */
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		assert_int_equal(klog_ns_set_copy_policy(ns, &bad[i]), -EINVAL);
+		klog_ns_get_copy_policy(ns, &got);
+		assert_int_equal(got.propagate, KLOG_PROPAGATE_NONE);
+		assert_int_equal(got.burst, root->cfg->prop_burst);
+		assert_int_equal(got.interval_ms, root->cfg->prop_interval_ms);
+	}
+	/* ns takes everything from its children, 2 lines per second. */
+	pol = (struct klog_copy_policy){ KLOG_PROPAGATE_ALL, 2, 1000 };
+	assert_int_equal(klog_ns_set_copy_policy(ns, &pol), 0);
+	klog_ns_get_copy_policy(ns, &got);
+	assert_int_equal(got.propagate, KLOG_PROPAGATE_ALL);
+	assert_int_equal(got.burst, 2);
+	assert_int_equal(got.interval_ms, 1000);
+	/* The tree (and so the root's policy) is unchanged. */
+	klog_ns_get_copy_policy(root, &got);
+	assert_int_equal(got.propagate, KLOG_PROPAGATE_NONE);
+	for (i = 0; i < 5; i++)
+		store_msg(gc, CALLER(1), KLOG_MSG_USER, -1, "user text\n");
+	read_all(ns, &l);
+	assert_int_equal(l.n, 2);
+	assert_copy(&l.m[0], gc, "user text");
+	assert_copy(&l.m[1], gc, "user text");
+	rec_list_free(&l);
+	klog_ns_get_stats(gc, &st);
+	assert_int_equal(st.propagated, 2);
+	assert_int_equal(st.suppressed, 3);
+	/* The root's policy (the tree's: none) keeps them out of the root. */
+	assert_int_equal(committed(root), 0);
+	/* Next window: the note, then the record. */
+	clock_advance_ms(1000);
+	store_msg(gc, CALLER(1), KLOG_MSG_USER, -1, "later\n");
+	read_all(ns, &l);
+	assert_int_equal(l.n, 4);
+	assert_copy(&l.m[2], gc, "3 messages suppressed");
+	assert_copy(&l.m[3], gc, "later");
+	rec_list_free(&l);
+	/* A policy of the root's own overrides the tree's settings. */
+	pol = (struct klog_copy_policy){ KLOG_PROPAGATE_KERNEL, 10, 5000 };
+	assert_int_equal(klog_ns_set_copy_policy(root, &pol), 0);
+	klog_ns_printk(ns, "\0016kernel text\n");
+	store_msg(ns, CALLER(1), KLOG_MSG_USER, -1, "user text\n");
+	read_all(root, &l);
+	assert_int_equal(l.n, 1);
+	assert_copy(&l.m[0], ns, "kernel text");
+	rec_list_free(&l);
+	klog_ns_put(gc);
+}
+
 /* The label is "[ns:<id>:<tag>] " or "[ns:<id>] ", spelled out here. */
 static void prop_prefix_tag_or_id(void **state)
 {
@@ -1963,6 +2034,7 @@ int main(void)
 		TP(prop_policy_none),
 		TP(prop_policy_kernel_only),
 		TP(prop_policy_all),
+		TP(prop_own_policy_of_a_parent),
 		TP(prop_prefix_tag_or_id),
 		TP(prop_label_tag_cannot_forge_origin),
 		TP(prop_label_longest_is_whole),

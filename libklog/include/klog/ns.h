@@ -139,6 +139,24 @@ struct klog_budget {
 };
 
 /**
+ * struct klog_copy_policy - what a namespace takes from its children.
+ * @propagate:   enum klog_propagate: which of its children's records it
+ *               receives as copies.
+ * @burst:       lines (copies and notes) per window from all of its
+ *               children together, 0..KLOG_PROP_BURST_MAX.
+ * @interval_ms: the window, KLOG_PROP_INTERVAL_MIN_MS..
+ *               KLOG_PROP_INTERVAL_MAX_MS.
+ *
+ * A namespace without a policy of its own follows the tree's settings
+ * (struct klog_config: propagate, prop_burst, prop_interval_ms).
+ */
+struct klog_copy_policy {
+	int propagate;
+	u32 burst;
+	u32 interval_ms;
+};
+
+/**
  * struct klog_ns_stats - counters of one namespace.
  * @stored:            records stored in this namespace's ring.
  * @dropped_overwrite: records the ring dropped to make room for new ones.
@@ -219,8 +237,9 @@ struct klog_ns_params {
  * Locking: @lock protects @ring, @cont, every cursor, @stats, the
  * ratelimit states, @budget (the copies this namespace's children may
  * send it), @copy_epoch, @copy_used and @copy_missed (this namespace's
- * use of its parent's budget: written under the *parent's* lock) and
- * @dmesg_restrict writes.  Locks nest child before parent only (the
+ * use of its parent's budget: written under the *parent's* lock),
+ * @own_policy and @policy (written under @lock, read without it like the
+ * settings of struct klog_config) and @dmesg_restrict writes.  Locks nest child before parent only (the
  * propagation path), never the other way, never between siblings.  @ref, @parent, @root, @cfg, @ops, @tag, @id, @level and
  * @owner are set at init and then read-only.
  *
@@ -249,6 +268,8 @@ struct klog_ns {
 	int dmesg_restrict;
 	char tag[KLOG_TAG_MAX + 1];
 	struct klog_budget budget;
+	bool own_policy;
+	struct klog_copy_policy policy;
 	u64 copy_epoch;
 	u32 copy_used;
 	u32 copy_missed;
@@ -306,6 +327,10 @@ void klog_ns_get_stats(struct klog_ns *ns, struct klog_ns_stats *out);
 void klog_ns_set_dmesg_restrict(struct klog_ns *ns, int value);
 int klog_ns_name(const struct klog_ns *ns, char *buf, size_t size);
 u32 klog_ns_copy_dict(const struct klog_ns *ns, char *buf, u32 size);
+int klog_ns_set_copy_policy(struct klog_ns *ns,
+			    const struct klog_copy_policy *pol);
+void klog_ns_get_copy_policy(const struct klog_ns *ns,
+			     struct klog_copy_policy *out);
 
 __attribute__((format(printf, 2, 0)))
 int klog_ns_vprintk(struct klog_ns *ns, const char *fmt, va_list args);
