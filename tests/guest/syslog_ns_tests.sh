@@ -299,6 +299,24 @@ busybox dmesg | grep ':prl\] ' >$T/prl.host
 expect "copy budget: burst 2, then one suppressed line, then the next window" \
 	"[ns:N:prl] PRL1-$MARK|[ns:N:prl] PRL2-$MARK|[ns:N:prl] 3 messages suppressed|[ns:N:prl] PRLNEXT-$MARK" \
 	sh -c "sed -e 's/^\[[ 0-9.]*\] //' -e 's/^\[ns:[0-9]*:/[ns:N:/' $T/prl.host | tr '\\n' '|' | sed 's/|\$//'"
+# A container decides what it takes from its own children; the host's
+# settings stay the host's.
+klogns exec -u 1000 -U -n -t own -- sh -c "
+	cat $SC/syslog_ns_propagate
+	echo 2 >$SC/syslog_ns_propagate
+	echo 3 >$SC/syslog_ns_propagate_burst
+	cat $SC/syslog_ns_propagate $SC/syslog_ns_propagate_burst
+	klogns exec -n -t sub -- sh -c 'for i in 1 2 3 4 5; do echo \"<6>OWN\$i-$MARK\" >/dev/kmsg; done'
+	busybox dmesg" >$T/own.out 2>&1
+expect "own policy: a container reads the host's policy (0), sets 2 and burst 3" \
+	"0|2|3" sh -c "head -3 $T/own.out | tr '\n' '|' | sed 's/|\$//'"
+expect "own policy: its child's 5 writes give 3 labelled copies in the container" 3 \
+	grep -c "^\[[ 0-9.]*\] \[ns:[0-9]*:sub\] OWN[0-9]-$MARK\$" $T/own.out
+busybox dmesg >$T/host.dmesg
+check "own policy: nothing of it reaches the host" hasnt "OWN[0-9]-$MARK" $T/host.dmesg
+expect "own policy: the host's policy and burst are unchanged" "0 10" sh -c \
+	"echo \$(cat $SC/syslog_ns_propagate $SC/syslog_ns_propagate_burst)"
+
 echo 65536 >$SC/syslog_ns_max_size
 expect "syslog_ns_max_size=65536: a 131072-byte ring is EINVAL" EINVAL klogns newns - 131072
 expect "syslog_ns_max_size=65536: a 65536-byte ring is fine" 0 klogns newns - 65536
@@ -539,10 +557,14 @@ check "hostile: policy 1: the note with a crafted comm does not reach the host" 
 	cmp $T/note.before $T/note.after
 
 # Copies on (policy 2): 30 containers write at once; the host's budget is
-# 5 per window (one long window): together they get at most 5 copies,
-# every one labelled with its namespace id.
+# 6 per window, one of which a primer takes to open a fresh 10-minute
+# window: together they get at most 5 copies, every one labelled with
+# its namespace id.
 echo 2 >$SC/syslog_ns_propagate
-echo 5 >$SC/syslog_ns_propagate_burst
+echo 6 >$SC/syslog_ns_propagate_burst
+echo 10 >$SC/syslog_ns_propagate_interval_ms
+sleep 0.1
+klogns exec -n -t primer -- sh -c "echo '<6>PRIMER-$MARK' >/dev/kmsg"
 echo 600000 >$SC/syslog_ns_propagate_interval_ms
 i=0
 while [ $i -lt 30 ]; do
@@ -554,9 +576,11 @@ wait
 echo 0 >$SC/syslog_ns_propagate
 echo 10 >$SC/syslog_ns_propagate_burst
 echo 5000 >$SC/syslog_ns_propagate_interval_ms
-busybox dmesg | grep "BUDGET-$MARK" >$T/budget.host
+busybox dmesg >$T/budget.all
+grep "BUDGET-$MARK" $T/budget.all >$T/budget.host
 nb=$(grep -c . $T/budget.host)
-echo "# copy budget: 30 containers x 5 writes, burst 5: the host got $nb"
+echo "# copy budget: 30 containers x 5 writes, 5 left in the window: the host got $nb"
+check "budget: the primer's copy opened the window" has "\[ns:[0-9]*:primer\] PRIMER-$MARK\$" $T/budget.all
 check "budget: the host got some copies (copies are on)" test "$nb" -ge 1
 check "budget: 30 children together got at most one budget (5) into the host" test "$nb" -le 5
 expect "budget: every copy is labelled [ns:<id>:drm] before the child's text" 0 \
