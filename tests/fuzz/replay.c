@@ -10,6 +10,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "fuzz.h"
 
@@ -92,8 +93,18 @@ int main(int argc, char **argv)
 	int i, err = 0;
 
 	LLVMFuzzerInitialize(&argc, &argv);
+	/* The corpus (the first path) must be there; regressions may not. */
+	if (argc < 2 || access(argv[1], R_OK)) {
+		fprintf(stderr, "replay: no corpus at %s\n",
+			argc < 2 ? "(none given)" : argv[1]);
+		return 1;
+	}
 	for (i = 1; i < argc; i++)
 		err |= run_path(argv[i]);
 	fprintf(stderr, "replay: %ld inputs\n", runs);
+	if (!runs) {
+		fprintf(stderr, "replay: no input replayed\n");
+		return 1;
+	}
 	return err;
 }
