@@ -260,16 +260,17 @@ static u32 commit_locked(struct klog_ns *ns, const struct klog_entry *e,
 		kl_lock_nested(&p->lock);
 		locked++;
 
-		kl_memset(&copy, 0, sizeof(copy));
-		copy.pre = pre;
-		copy.pre_len = copy_prefix(cur, pre, sizeof(pre));
-		copy.dict = dict;
-		copy.dict_len = klog_ns_copy_dict(cur, dict, sizeof(dict));
 		if (!klog_ring_last(&cur->ring, &rec))
 			break;
 		take = budget_take_locked(p, cur, &pol);
 		if (!take)
 			break;
+		/* Label and dictionary only for a copy that goes. */
+		kl_memset(&copy, 0, sizeof(copy));
+		copy.pre = pre;
+		copy.pre_len = copy_prefix(cur, pre, sizeof(pre));
+		copy.dict = dict;
+		copy.dict_len = klog_ns_copy_dict(cur, dict, sizeof(dict));
 		if (take == 2) {
 			char note[48];
 
