@@ -43,6 +43,9 @@
  *                               records "<3>TEXT <n>" to each; prints
  *                               the number of writes that returned the
  *                               full length
+ *   klogns udp PORT             send one UDP datagram to 127.0.0.1:PORT
+ *                               (no privilege needed, unlike ping):
+ *                               prints "sent" or the errno name
  *   klogns quota N SIZE [HOLD]  N child processes, each
  *                               syslog(11, NULL, SIZE) then pause: prints
  *                               "created K", the errno name of the first
@@ -56,6 +59,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
@@ -456,6 +461,26 @@ static int cmd_flood(int argc, char **argv)
 	return 0;
 }
 
+static int cmd_udp(int argc, char **argv)
+{
+	struct sockaddr_in sa = { .sin_family = AF_INET };
+	int fd;
+
+	if (argc < 2)
+		return 2;
+	sa.sin_port = htons(atoi(argv[1]));
+	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	fd = socket(AF_INET, SOCK_DGRAM, 0);
+	if (fd < 0 || sendto(fd, "x", 1, 0, (struct sockaddr *)&sa,
+			     sizeof(sa)) != 1) {
+		print_err(errno);
+		return 1;
+	}
+	close(fd);
+	printf("sent\n");
+	return 0;
+}
+
 /* Slab + VmallocUsed + Percpu from /proc/meminfo, in KiB. */
 static long kernel_kib(void)
 {
@@ -548,7 +573,7 @@ int main(int argc, char **argv)
 {
 	if (argc < 2) {
 		fprintf(stderr, "usage: klogns exec|rc|read|newns|kmsg|"
-			"proc-kmsg|hold|poll|churn|setns|parents|owner|flood|quota ...\n");
+			"proc-kmsg|hold|poll|churn|setns|parents|owner|flood|udp|quota ...\n");
 		return 2;
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -578,6 +603,8 @@ int main(int argc, char **argv)
 		return cmd_owner(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "flood"))
 		return cmd_flood(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "udp"))
+		return cmd_udp(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "quota"))
 		return cmd_quota(argc - 1, argv + 1);
 	fprintf(stderr, "klogns: unknown command %s\n", argv[1]);

@@ -283,12 +283,12 @@ check "netfilter: no unlabelled container packets in the host log" \
 # The binding cannot be diverted: inside a uid-1000 container (netns
 # bound to "victim"), the root of a nested user namespace (no
 # CAP_NET_ADMIN over the container's netns) makes a syslog namespace and
-# pings: the packets stay in victim's log.  Control: the container's own
+# sends a UDP packet: it stays in victim's log.  Control: the container's own
 # root (CAP_NET_ADMIN over the netns) making one does rebind it.
 cat >$T/divert.sh <<'EOF'
 ip link set lo up
 iptables -A OUTPUT -o lo -j LOG --log-prefix "DIV-$1: " || echo "iptables failed"
-klogns exec -U -n -t thief -- sh -c "ping -c 1 -W 1 127.0.0.1 >/dev/null 2>&1; echo thief:; busybox dmesg"
+klogns exec -U -n -t thief -- sh -c "klogns udp 9; echo thief:; busybox dmesg"
 echo victim:
 busybox dmesg
 klogns exec -n -t heir -- sh -c "ping -c 1 -W 1 127.0.0.1 >/dev/null 2>&1; echo heir:; busybox dmesg"
@@ -296,6 +296,8 @@ EOF
 klogns exec -u 1000 -U -n -t victim -- unshare -n sh $T/divert.sh "$MARK" >$T/divert.out 2>&1
 check "binding: a nested namespace without CAP_NET_ADMIN over the netns cannot divert it" \
 	sh -c "sed -n '/^victim:/,/^heir:/p' $T/divert.out | grep -q 'DIV-$MARK: IN='"
+check "binding: the would-be thief sent its packet (positive control)" \
+	grep -q "^sent\$" $T/divert.out
 check "binding: the would-be thief's log has none of the packets" \
 	sh -c "sed -n '/^thief:/,/^victim:/p' $T/divert.out | grep -q '^victim:' &&
 		! sed -n '/^thief:/,/^victim:/p' $T/divert.out | grep -q 'DIV-$MARK'"
