@@ -173,14 +173,23 @@ klogstress write "HOSTPRE-$MARK" 0 20
 # 10 copies per second: over a flood of half a minute (the debug
 # kernel's) the bound keeps the copies well inside the 128 KiB host ring.
 BURST=10 IV=1000
-set_sysctls 2 $BURST $IV
-rm -f $T/flood.done
+rm -f $T/flood.done $T/sib.ready
+# The sibling's first half goes in before copies are on: otherwise,
+# alone for a moment, it may take the whole first window (its share is
+# the whole budget then) and leave the flood none of it.
 klogns exec -n -s 262144 -t sib -- sh -c "
 	klogstress write SIB-$MARK 0 500
+	touch $T/sib.ready
 	while [ ! -e $T/flood.done ]; do sleep 0.5; done
 	klogstress write SIB-$MARK 500 500
 	klogstress expect SIB-$MARK 1000" >$T/sib.out 2>&1 &
 SIB=$!
+i=0
+while [ ! -e $T/sib.ready ] && [ $i -lt 300 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+set_sysctls 2 $BURST $IV
 t=$(date +%s)
 sub flood 600 klogns exec -n -s 1048576 -t fl -- \
 	klogstress flood "FL-$MARK" $FLOOD_N $((IV + 300))
