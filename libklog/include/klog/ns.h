@@ -239,9 +239,10 @@ struct klog_ns_params {
  * send it), @copy_epoch, @copy_used and @copy_missed (this namespace's
  * use of its parent's budget: written under the *parent's* lock),
  * @own_policy and @policy (written under @lock, read without it like the
- * settings of struct klog_config) and @dmesg_restrict writes.  Locks nest child before parent only (the
- * propagation path), never the other way, never between siblings.  @ref, @parent, @root, @cfg, @ops, @tag, @id, @level and
- * @owner are set at init and then read-only.
+ * settings of struct klog_config) and @dmesg_restrict writes.  Locks
+ * nest child before parent only (the propagation path), never the other
+ * way, never between siblings.  @ref, @parent, @root, @cfg, @ops, @tag,
+ * @id, @level and @owner are set at init and then read-only.
  *
  * Layout: what every store touches (@lock, @ring, @wait, @cfg, @parent,
  * @stats, the head of @cont) comes first and close together; @cont's
