@@ -292,6 +292,112 @@ void klog_ns_get_stats(struct klog_ns *ns, struct klog_ns_stats *out)
 	kl_unlock_irqrestore(&ns->lock, flags);
 }
 
+/* Nothing stored yet, nothing pending: the caller holds @ns->lock. */
+static bool ns_unused_locked(const struct klog_ns *ns)
+{
+	return ns->ring.next_seq == 0 && !ns->cont.pending;
+}
+
+/**
+ * klog_ns_set_tag() - set the tag of a namespace that has logged nothing.
+ * @ns:  a child namespace.
+ * @tag: NULL or "" for no tag, else as klog_ns_check_tag().
+ *
+ * The tag names the namespace in the labels of its copies, so it may
+ * change only before the namespace's first record: afterwards a label
+ * would name the same sender two ways.
+ *
+ * Context: any that may take a spinlock.
+ * Return: 0; -EINVAL for a bad tag or a root; -EBUSY once @ns has
+ * stored or is holding a record (nothing changes then).
+ */
+int klog_ns_set_tag(struct klog_ns *ns, const char *tag)
+{
+	kl_irqflags_t flags;
+	size_t len;
+	int ret;
+
+	ret = klog_ns_check_tag(tag);
+	if (ret)
+		return ret;
+	if (!ns->parent)
+		return -EINVAL;
+	len = tag ? kl_strnlen(tag, KLOG_TAG_MAX) : 0;
+	kl_lock_irqsave(&ns->lock, flags);
+	if (ns_unused_locked(ns)) {
+		kl_memset(ns->tag, 0, sizeof(ns->tag));
+		if (len)
+			kl_memcpy(ns->tag, tag, len);
+	} else {
+		ret = -EBUSY;
+	}
+	kl_unlock_irqrestore(&ns->lock, flags);
+	return ret;
+}
+
+/**
+ * klog_ns_get_tag() - copy the tag.
+ * @ns:  the namespace.
+ * @buf: KLOG_TAG_MAX + 1 bytes; receives the tag, "" if none.
+ *
+ * Context: any that may take a spinlock.
+ */
+void klog_ns_get_tag(struct klog_ns *ns, char *buf)
+{
+	kl_irqflags_t flags;
+
+	kl_lock_irqsave(&ns->lock, flags);
+	kl_memcpy(buf, ns->tag, KLOG_TAG_MAX + 1);
+	kl_unlock_irqrestore(&ns->lock, flags);
+}
+
+/**
+ * klog_ns_resize() - give a namespace that has logged nothing a new ring.
+ * @ns:   a child namespace.
+ * @size: requested bytes, rounded by klog_ns_size() (0: the default).
+ *
+ * The new ring replaces the old one only while @ns has stored nothing,
+ * so no record, cursor or reader position is lost or moved: every
+ * cursor of an unused ring is at sequence 0, index 0.
+ *
+ * Context: process context (allocates, may sleep).
+ * Return: 0; -EINVAL for a bad size or a root; -ENOMEM; -EBUSY once @ns
+ * has stored or is holding a record (the old ring stays).
+ */
+int klog_ns_resize(struct klog_ns *ns, u32 size)
+{
+	kl_irqflags_t flags;
+	struct klog_ring ring;
+	void *buf, *old;
+	u32 rounded;
+	int ret;
+
+	if (!ns->parent)
+		return -EINVAL;
+	ret = klog_ns_size(ns->cfg, size, &rounded);
+	if (ret)
+		return ret;
+	buf = kl_alloc(rounded);
+	if (!buf)
+		return -ENOMEM;
+	ret = klog_ring_init(&ring, buf, rounded);
+	if (kl_warn_on_once(ret)) {
+		kl_free(buf);
+		return ret;
+	}
+	kl_lock_irqsave(&ns->lock, flags);
+	if (ns_unused_locked(ns)) {
+		old = ns->ring.buf;
+		ns->ring = ring;
+	} else {
+		old = buf;
+		ret = -EBUSY;
+	}
+	kl_unlock_irqrestore(&ns->lock, flags);
+	kl_free(old);
+	return ret;
+}
+
 /**
  * klog_ns_set_dmesg_restrict() - set this namespace's dmesg_restrict.
  * @ns:    the namespace.

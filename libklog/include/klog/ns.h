@@ -241,8 +241,12 @@ struct klog_ns_params {
  * @own_policy and @policy (written under @lock, read without it like the
  * settings of struct klog_config) and @dmesg_restrict writes.  Locks
  * nest child before parent only (the propagation path), never the other
- * way, never between siblings.  @ref, @parent, @root, @cfg, @ops, @tag,
- * @id, @level and @owner are set at init and then read-only.
+ * way, never between siblings.  @ref, @parent, @root, @cfg, @ops, @id,
+ * @level and @owner are set at init and then read-only.  @tag and the
+ * ring's buffer change only under @lock while nothing is stored
+ * (klog_ns_set_tag(), klog_ns_resize()); the store path reads them under
+ * @lock, and everything else reads @tag once a record exists
+ * (klog_ns_get_tag() at any time).
  *
  * Layout: what every store touches (@lock, @ring, @wait, @cfg, @parent,
  * @stats, the head of @cont) comes first and close together; @cont's
@@ -317,6 +321,9 @@ struct klog_msgbuf {
 void klog_config_init(struct klog_config *cfg);
 int klog_ns_check_tag(const char *tag);
 int klog_ns_size(const struct klog_config *cfg, u32 size, u32 *out);
+int klog_ns_set_tag(struct klog_ns *ns, const char *tag);
+void klog_ns_get_tag(struct klog_ns *ns, char *buf);
+int klog_ns_resize(struct klog_ns *ns, u32 size);
 int klog_ns_init(struct klog_ns *ns, struct klog_ns *parent,
 		 const struct klog_ns_params *p);
 void klog_ns_destroy(struct klog_ns *ns);
