@@ -2,8 +2,7 @@
 /*
  * caller.h - a syslog(2) caller for the tests of the syslog and /dev/kmsg
  * layers: a fake clock, fake user namespaces, and a klog_syslog_ctx whose
- * ops record capability checks, security (LSM) calls, copies and quota
- * charges.
+ * ops record capability checks, security (LSM) calls and copies.
  */
 #ifndef KLOG_TEST_CALLER_H
 #define KLOG_TEST_CALLER_H
@@ -51,9 +50,6 @@ struct tcaller {
 	char hooks[16];		/* the hooks asked, in order: 'c' or 's' */
 	int fail_copy_from;	/* 1-based copy that starts failing; 0 never */
 	int copies;
-	int charge_ret;
-	int charges;
-	int uncharges;
 };
 
 /* Note hook @h ('c' capable, 's' security) in c->hooks. */
@@ -106,34 +102,13 @@ static inline int t_copy_to(const struct klog_syslog_ctx *ctx, char *dst,
 	return 0;
 }
 
-static inline int t_charge(const struct klog_syslog_ctx *ctx)
-{
-	struct tcaller *c = ctx->priv;
-
-	c->charges++;
-	return c->charge_ret;
-}
-
-static inline void t_uncharge(const struct klog_syslog_ctx *ctx)
-{
-	struct tcaller *c = ctx->priv;
-
-	c->uncharges++;
-}
-
 static const struct klog_syslog_ops t_ops = {
 	.capable = t_capable,
 	.security = t_security,
 	.copy_to = t_copy_to,
-	.charge = t_charge,
-	.uncharge = t_uncharge,
 };
 
-
-/*
- * With ops->enter NULL, NEW_NS drops ctx->ns's reference and gives the
- * ctx the child's: the ctx owns a reference on its namespace.
- */
+/* The ctx owns a reference on its namespace (caller_fini() drops it). */
 static inline void caller_init(struct tcaller *c, struct klog_ns *ns, void *user_ns)
 {
 	memset(c, 0, sizeof(*c));

@@ -28,25 +28,6 @@
 /* Owners (user namespaces) are just distinct addresses. */
 #include "caller.h"
 
-static long t_tag_fault(const struct klog_syslog_ctx *ctx, char *dst,
-			const char *src, size_t size)
-{
-	(void)ctx;
-	(void)dst;
-	(void)src;
-	(void)size;
-	return -EFAULT;
-}
-
-static const struct klog_syslog_ops t_ops_tag_fault = {
-	.capable = t_capable,
-	.security = t_security,
-	.copy_to = t_copy_to,
-	.tag_from = t_tag_fault,
-	.charge = t_charge,
-	.uncharge = t_uncharge,
-};
-
 /* ---- fixture ----------------------------------------------------------- */
 
 static struct klog_config cfg;
@@ -217,16 +198,14 @@ static void perm_dmesg_restrict_per_namespace(void **state)
 	klog_ns_put(child);
 }
 
-static void perm_dmesg_restrict_inherited_by_new_ns(void **state)
+static void perm_dmesg_restrict_inherited_at_creation(void **state)
 {
+	struct klog_ns *child, *grandchild;
 	struct tcaller u;
-	struct klog_ns *child;
 
 	(void)state;
 	klog_ns_set_dmesg_restrict(root, 1);
-	assert_int_equal(klog_syslog(&me.ctx, KLOG_SYSLOG_ACTION_NEW_NS, NULL,
-				     0), 0);
-	child = me.ctx.ns;
+	child = mk_child(root, &child_userns, NULL, 0);
 	assert_ptr_equal(child->parent, root);
 	assert_int_equal(child->dmesg_restrict, 1);
 	/* Later changes of the parent do not reach the child. */
@@ -235,12 +214,17 @@ static void perm_dmesg_restrict_inherited_by_new_ns(void **state)
 	caller_init(&u, child, &other_userns);
 	assert_int_equal(sys(&u, KLOG_SYSLOG_ACTION_READ_ALL, 10), -EPERM);
 	caller_fini(&u);
-	/* A namespace created now inherits the new value. */
-	assert_int_equal(klog_syslog(&me.ctx, KLOG_SYSLOG_ACTION_NEW_NS, NULL,
-				     0), 0);
-	assert_int_equal(me.ctx.ns->dmesg_restrict, 1);
+	/* Neither do the sysctls set after the creation. */
+	assert_int_equal(klog_ns_set_tag(child, "c"), 0);
+	assert_int_equal(klog_ns_resize(child, 4096), 0);
+	assert_int_equal(child->dmesg_restrict, 1);
+	/* A namespace created now inherits its parent's current value. */
+	grandchild = mk_child(child, &child_userns, NULL, 0);
+	assert_int_equal(grandchild->dmesg_restrict, 1);
 	klog_ns_set_dmesg_restrict(child, 0);
-	assert_int_equal(me.ctx.ns->dmesg_restrict, 1);
+	assert_int_equal(grandchild->dmesg_restrict, 1);
+	klog_ns_put(grandchild);
+	klog_ns_put(child);
 }
 
 static void perm_is_over_the_namespace_owner(void **state)
@@ -926,22 +910,31 @@ static void size_unread_multiline(void **state)
 static void size_buffer_is_ring_size(void **state)
 {
 	static const struct {
-		int req;
+		u32 req;
 		int size;
 	} sizes[] = {
 		{ 0, 65536 }, { 1, 4096 }, { 4096, 4096 }, { 5000, 8192 },
-		{ 1 << 20, 1 << 20 },
+		{ 65537, 131072 }, { 1 << 20, 1 << 20 },
 	};
+	struct klog_ns *child;
+	struct tcaller c;
 	size_t i;
 
 	(void)state;
 	assert_int_equal(sys(&me, KLOG_SYSLOG_ACTION_SIZE_BUFFER, 0), 16384);
+	/* A new namespace's ring, then kernel.syslog_ns_size written. */
+	child = mk_child(root, &child_userns, NULL, 0);
+	caller_init(&c, child, &child_userns);
+	grant(&c, &child_userns);
+	assert_int_equal(sys(&c, KLOG_SYSLOG_ACTION_SIZE_BUFFER, 0), 65536);
 	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
-		assert_int_equal(klog_syslog(&me.ctx, KLOG_SYSLOG_ACTION_NEW_NS,
-					     NULL, sizes[i].req), 0);
-		assert_int_equal(sys(&me, KLOG_SYSLOG_ACTION_SIZE_BUFFER, 0),
+		assert_int_equal(klog_ns_resize(child, sizes[i].req), 0);
+		assert_int_equal(sys(&c, KLOG_SYSLOG_ACTION_SIZE_BUFFER, 0),
 				 sizes[i].size);
+		assert_int_equal(child->ring.size, (u32)sizes[i].size);
 	}
+	caller_fini(&c);
+	klog_ns_put(child);
 }
 
 /* ---- loss ---------------------------------------------------------------- */
@@ -1035,329 +1028,348 @@ static void read_all_after_clear_point_lost(void **state)
 	klog_ns_put(child);
 }
 
-/* ---- NEW_NS ----------------------------------------------------------------- */
+/*
+ * ---- creation: klog_ns_create(), then the tag and the size ----------------
+ *
+ * The kernel creates a namespace with unshare(CLONE_NEWSYSLOG) (the
+ * library's klog_ns_create() or klog_ns_init()), then its owner writes
+ * kernel.syslog_ns_tag and kernel.syslog_ns_size: klog_ns_set_tag() and
+ * klog_ns_resize(), which work only until the namespace's first record.
+ */
 
-static void new_ns_creates_child_and_moves_caller(void **state)
+/* klog_ns_get_tag() gives @want, NUL-terminated. */
+static void expect_tag(struct klog_ns *ns, const char *want)
+{
+	char tag[KLOG_TAG_MAX + 2];
+
+	memset(tag, '#', sizeof(tag));
+	klog_ns_get_tag(ns, tag);
+	assert_int_equal(tag[KLOG_TAG_MAX + 1], '#');	/* wrote 32 bytes */
+	assert_string_equal(tag, want);
+}
+
+static void expect_name(struct klog_ns *ns, const char *want)
+{
+	char name[KLOG_LABEL_MAX];
+
+	assert_int_equal(klog_ns_name(ns, name, sizeof(name)),
+			 (int)strlen(want));
+	assert_string_equal(name, want);
+}
+
+static void create_then_set_tag_and_size(void **state)
 {
 	struct klog_ns *child;
-	char name[40];
+	struct tcaller c;
 
 	(void)state;
-	me.ctx.user_ns = &child_userns;
-	grant(&me, &child_userns);
-	assert_int_equal(klog_syslog(&me.ctx, KLOG_SYSLOG_ACTION_NEW_NS,
-				     (char *)"web", 8192), 0);
-	child = me.ctx.ns;
-	assert_ptr_not_equal(child, root);
+	child = mk_child(root, &child_userns, NULL, 0);
+	/* As unshare(CLONE_NEWSYSLOG) leaves it: no tag, default size. */
 	assert_ptr_equal(child->parent, root);
 	assert_ptr_equal(child->root, root);
 	assert_int_equal(child->level, 1);
-	assert_string_equal(child->tag, "web");
 	assert_ptr_equal(child->owner, &child_userns);
-	assert_int_equal(child->ring.size, 8192);
-	assert_int_equal(me.charges, 1);
-	assert_int_equal(me.uncharges, 0);
-	/* The label names the id the core gave it, then the tag. */
 	assert_int_equal(child->id, 2);
-	klog_ns_name(child, name, sizeof(name));
-	assert_string_equal(name, "ns:2:web");
-	/* The ctx traded its root reference for the child's. */
-	assert_int_equal(kl_ref_read(&root->ref), 2);
+	expect_tag(child, "");
+	expect_name(child, "ns:2");
+	assert_int_equal(child->ring.size, 65536);
+	/* kernel.syslog_ns_tag=web, kernel.syslog_ns_size=8192 */
+	assert_int_equal(klog_ns_set_tag(child, "web"), 0);
+	assert_int_equal(klog_ns_resize(child, 8192), 0);
+	expect_tag(child, "web");
+	expect_name(child, "ns:2:web");
+	assert_int_equal(child->ring.size, 8192);
+	assert_int_equal(child->id, 2);
+	/* The root's own, the fixture caller's and the child's. */
+	assert_int_equal(kl_ref_read(&root->ref), 3);
 	assert_int_equal(kl_ref_read(&child->ref), 1);
-	/* Actions now act on the child. */
-	assert_int_equal(sys(&me, KLOG_SYSLOG_ACTION_SIZE_BUFFER, 0), 8192);
-	/* Its owner is the caller's user namespace. */
+
+	caller_init(&c, child, &child_userns);
+	grant(&c, &child_userns);
+	assert_int_equal(sys(&c, KLOG_SYSLOG_ACTION_SIZE_BUFFER, 0), 8192);
 	klog_ns_printk(child, "\0016hello\n");
-	expect_out(sys(&me, KLOG_SYSLOG_ACTION_READ, 100), HELLO);
-	assert_ptr_equal(me.last_owner, &child_userns);
+	expect_out(sys(&c, KLOG_SYSLOG_ACTION_READ, 100), HELLO);
+	/* Its owner is the creator's user namespace. */
+	assert_ptr_equal(c.last_owner, &child_userns);
+	/* The host's copy carries the tag set after the creation. */
+	expect_out(sys(&me, KLOG_SYSLOG_ACTION_READ_ALL, 100),
+		   "<6>[    1.000000] [ns:2:web] hello\n");
+	caller_fini(&c);
+	klog_ns_put(child);
 }
 
-/* The checks an embedder that allocates its own object reuses. */
-static void new_ns_params_checks_in_order(void **state)
+static void set_tag_valid_tags(void **state)
 {
-	struct klog_ns_params p;
-	char tag[KLOG_TAG_MAX + 1];
-	char long_tag[KLOG_TAG_MAX + 2];
+	static const char longest[] = "0123456789-abcdefghij.ABCDEFGH_";
+	struct klog_ns *child = mk_child(root, &child_userns, NULL, 0);
 
 	(void)state;
-	memset(long_tag, 'x', sizeof(long_tag) - 1);
-	long_tag[sizeof(long_tag) - 1] = '\0';
-	me.ctx.user_ns = &child_userns;
-	/* no CAP_SYSLOG over the caller's user namespace: EPERM first */
-	assert_int_equal(klog_syslog_new_ns_params(&me.ctx, long_tag, -1, tag,
-						   &p), -EPERM);
-	grant(&me, &child_userns);
-	assert_int_equal(klog_syslog_new_ns_params(&me.ctx, "ok", -1, tag, &p),
-			 -EINVAL);
-	assert_int_equal(klog_syslog_new_ns_params(&me.ctx, long_tag, 0, tag,
-						   &p), -EINVAL);
-	assert_int_equal(klog_syslog_new_ns_params(&me.ctx, "a b", 0, tag, &p),
-			 -EINVAL);
-	assert_int_equal(klog_syslog_new_ns_params(&me.ctx, "ok",
-						   (int)cfg.max_size * 2, tag,
-						   &p), -EINVAL);
-	memset(&p, 0, sizeof(p));
-	assert_int_equal(klog_syslog_new_ns_params(&me.ctx, "web", 5000, tag,
-						   &p), 0);
-	assert_string_equal(p.tag, "web");
-	assert_ptr_equal(p.tag, tag);
-	assert_int_equal(p.size, 8192);
-	assert_ptr_equal(p.owner, &child_userns);
-	assert_ptr_equal(p.ops, me.ctx.ops->ns_ops);
-	/* an empty tag is no tag */
-	assert_int_equal(klog_syslog_new_ns_params(&me.ctx, "", 0, tag, &p), 0);
-	assert_null(p.tag);
-	assert_int_equal(p.size, 65536);
-	/* nothing was created or charged */
-	assert_ptr_equal(me.ctx.ns, root);
-	assert_int_equal(me.charges, 0);
+	assert_int_equal(strlen(longest), KLOG_TAG_MAX);
+	assert_int_equal(klog_ns_set_tag(child, longest), 0);
+	expect_tag(child, longest);
+	/* Every character a tag may use; the longer tag leaves nothing. */
+	assert_int_equal(klog_ns_set_tag(child, "AZaz09._-"), 0);
+	expect_tag(child, "AZaz09._-");
+	assert_int_equal(klog_ns_set_tag(child, "db"), 0);
+	expect_tag(child, "db");
+	expect_name(child, "ns:2:db");
+	/* An empty string or NULL is no tag. */
+	assert_int_equal(klog_ns_set_tag(child, ""), 0);
+	expect_tag(child, "");
+	expect_name(child, "ns:2");
+	assert_int_equal(klog_ns_set_tag(child, "x"), 0);
+	assert_int_equal(klog_ns_set_tag(child, NULL), 0);
+	expect_tag(child, "");
+	expect_name(child, "ns:2");
+	klog_ns_put(child);
 }
 
-static void new_ns_nests(void **state)
-{
-	struct klog_ns *a, *b;
-
-	(void)state;
-	assert_int_equal(klog_syslog(&me.ctx, KLOG_SYSLOG_ACTION_NEW_NS,
-				     (char *)"a", 0), 0);
-	a = me.ctx.ns;
-	assert_int_equal(klog_syslog(&me.ctx, KLOG_SYSLOG_ACTION_NEW_NS,
-				     (char *)"b", 0), 0);
-	b = me.ctx.ns;
-	assert_ptr_equal(b->parent, a);
-	assert_ptr_equal(a->parent, root);
-	assert_int_equal(b->level, 2);
-	assert_string_equal(b->tag, "b");
-	assert_int_equal(b->ring.size, 65536);
-	/* a is kept alive by b alone now. */
-	assert_int_equal(kl_ref_read(&a->ref), 1);
-	assert_int_equal(me.charges, 2);
-}
-
-static void new_ns_without_tag(void **state)
-{
-	char name[40], want[40];
-
-	(void)state;
-	assert_int_equal(klog_syslog(&me.ctx, KLOG_SYSLOG_ACTION_NEW_NS,
-				     NULL, 0), 0);
-	assert_int_equal(me.ctx.ns->tag[0], '\0');
-	klog_ns_name(me.ctx.ns, name, sizeof(name));
-	snprintf(want, sizeof(want), "ns:%llu",
-		 (unsigned long long)me.ctx.ns->id);
-	assert_string_equal(name, want);
-	/* An empty string is no tag either. */
-	assert_int_equal(klog_syslog(&me.ctx, KLOG_SYSLOG_ACTION_NEW_NS,
-				     (char *)"", 0), 0);
-	assert_int_equal(me.ctx.ns->tag[0], '\0');
-	assert_int_equal(me.ctx.ns->level, 2);
-}
-
-static void new_ns_bad_tags(void **state)
+static void set_tag_invalid_changes_nothing(void **state)
 {
 	static const char *bad[] = {
 		"0123456789012345678901234567890x",	/* 32 bytes */
 		"0123456789012345678901234567890123456789",
 		"a b", "a]", "[a", "tab\t", "del\x7f", "\xc3\xa9t\xc3\xa9",
 		"new\nline", "a:b", "ns:1", "a/b", "bang!", "~", "@host",
+		"~!#$%&()*+,-./:;<=>?@\\^_`{|}",
 	};
+	struct klog_ns *child = mk_child(root, &child_userns, NULL, 0);
 	size_t i;
 
 	(void)state;
-	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
-		assert_int_equal(klog_syslog(&me.ctx,
-					     KLOG_SYSLOG_ACTION_NEW_NS,
-					     (char *)bad[i], 0), -EINVAL);
-	assert_ptr_equal(me.ctx.ns, root);
-	assert_int_equal(me.charges, 0);
-	assert_int_equal(kl_ref_read(&root->ref), 2);
-}
-
-static void new_ns_longest_tag(void **state)
-{
-	static const char tag[] = "0123456789-abcdefghij.ABCDEFGH_";
-
-	(void)state;
-	assert_int_equal(strlen(tag), KLOG_TAG_MAX);
-	assert_int_equal(klog_syslog(&me.ctx, KLOG_SYSLOG_ACTION_NEW_NS,
-				     (char *)tag, 0), 0);
-	assert_string_equal(me.ctx.ns->tag, tag);
-	/* Every character a tag may use. */
-	assert_int_equal(klog_syslog(&me.ctx, KLOG_SYSLOG_ACTION_NEW_NS,
-				     (char *)"AZaz09._-", 0), 0);
-	assert_string_equal(me.ctx.ns->tag, "AZaz09._-");
-	/* Punctuation beyond "._-" is refused. */
-	assert_int_equal(klog_syslog(&me.ctx, KLOG_SYSLOG_ACTION_NEW_NS,
-				     (char *)"~!#$%&()*+,-./:;<=>?@\\^_`{|}", 0),
-			 -EINVAL);
-}
-
-static void new_ns_sizes(void **state)
-{
-	(void)state;
-	assert_int_equal(klog_syslog(&me.ctx, KLOG_SYSLOG_ACTION_NEW_NS, NULL,
-				     -1), -EINVAL);
-	assert_int_equal(klog_syslog(&me.ctx, KLOG_SYSLOG_ACTION_NEW_NS, NULL,
-				     (1 << 20) + 1), -EINVAL);
-	assert_int_equal(klog_syslog(&me.ctx, KLOG_SYSLOG_ACTION_NEW_NS, NULL,
-				     0x7fffffff), -EINVAL);
-	assert_ptr_equal(me.ctx.ns, root);
-	assert_int_equal(me.charges, 0);
-	cfg.max_size = 8192;
-	assert_int_equal(klog_syslog(&me.ctx, KLOG_SYSLOG_ACTION_NEW_NS, NULL,
-				     8193), -EINVAL);
-	/* The default (64 KiB) is above the maximum too. */
-	assert_int_equal(klog_syslog(&me.ctx, KLOG_SYSLOG_ACTION_NEW_NS, NULL,
-				     0), -EINVAL);
-	assert_int_equal(klog_syslog(&me.ctx, KLOG_SYSLOG_ACTION_NEW_NS, NULL,
-				     5000), 0);
-	assert_int_equal(me.ctx.ns->ring.size, 8192);
-	assert_int_equal(me.charges, 1);
-}
-
-static void new_ns_needs_cap_syslog_over_own_user_ns(void **state)
-{
-	(void)state;
-	/* Privilege over the log's owner is not privilege over mine. */
-	me.ctx.user_ns = &other_userns;
-	assert_int_equal(klog_syslog(&me.ctx, KLOG_SYSLOG_ACTION_NEW_NS,
-				     (char *)"x", 0), -EPERM);
-	assert_int_equal(me.last_cap, KLOG_CAP_SYSLOG);
-	assert_ptr_equal(me.last_owner, &other_userns);
-	/* Permission first: a bad tag is still EPERM. */
-	assert_int_equal(klog_syslog(&me.ctx, KLOG_SYSLOG_ACTION_NEW_NS,
-				     (char *)"a b", -1), -EPERM);
-	assert_ptr_equal(me.ctx.ns, root);
-	assert_int_equal(me.charges, 0);
-	grant(&me, &other_userns);
-	assert_int_equal(klog_syslog(&me.ctx, KLOG_SYSLOG_ACTION_NEW_NS,
-				     (char *)"x", 0), 0);
-	assert_ptr_equal(me.ctx.ns->owner, &other_userns);
-}
-
-/* NEW_NS asks the capability once, then the security hook once. */
-static void new_ns_hooks_asked_once(void **state)
-{
-	(void)state;
-	/* Without the capability the security hook is never asked. */
-	me.ctx.user_ns = &other_userns;
-	hooks_reset(&me);
-	assert_int_equal(klog_syslog(&me.ctx, KLOG_SYSLOG_ACTION_NEW_NS,
-				     (char *)"x", 0), -EPERM);
-	expect_hooks(&me, KLOG_SYSLOG_ACTION_NEW_NS, "c");
-	/* The hook's error comes before the argument checks. */
-	grant(&me, &other_userns);
-	me.sec_ret = -EACCES;
-	hooks_reset(&me);
-	assert_int_equal(klog_syslog(&me.ctx, KLOG_SYSLOG_ACTION_NEW_NS,
-				     (char *)"a b", -1), -EACCES);
-	expect_hooks(&me, KLOG_SYSLOG_ACTION_NEW_NS, "cs");
-	assert_int_equal(me.sec_type[0], KLOG_SYSLOG_ACTION_NEW_NS);
-	assert_ptr_equal(me.ctx.ns, root);
-	assert_int_equal(me.charges, 0);
-	/* Allowed: one of each, and a child. */
-	me.sec_ret = 0;
-	hooks_reset(&me);
-	assert_int_equal(klog_syslog(&me.ctx, KLOG_SYSLOG_ACTION_NEW_NS,
-				     (char *)"x", 0), 0);
-	expect_hooks(&me, KLOG_SYSLOG_ACTION_NEW_NS, "cs");
-	assert_ptr_equal(me.ctx.ns->parent, root);
-	/* An embedder that checked already: no hook again. */
-	me.ctx.checked = true;
-	me.sec_ret = -EACCES;
-	hooks_reset(&me);
-	assert_int_equal(klog_syslog(&me.ctx, KLOG_SYSLOG_ACTION_NEW_NS,
-				     (char *)"y", 0), 0);
-	expect_hooks(&me, KLOG_SYSLOG_ACTION_NEW_NS, "");
-}
-
-static void new_ns_quota_enospc(void **state)
-{
-	(void)state;
-	me.charge_ret = -ENOSPC;
-	assert_int_equal(klog_syslog(&me.ctx, KLOG_SYSLOG_ACTION_NEW_NS,
-				     (char *)"q", 0), -ENOSPC);
-	assert_int_equal(me.charges, 1);
-	assert_int_equal(me.uncharges, 0);
-	assert_ptr_equal(me.ctx.ns, root);
-	assert_int_equal(kl_ref_read(&root->ref), 2);
-}
-
-static void new_ns_enomem_uncharges(void **state)
-{
-	long nth;
-
-	(void)state;
-	/* Allocation 1 is the namespace, 2 its ring. */
-	for (nth = 1; nth <= 2; nth++) {
-		klog_testing_fail_alloc(nth);
-		assert_int_equal(klog_syslog(&me.ctx,
-					     KLOG_SYSLOG_ACTION_NEW_NS,
-					     (char *)"m", 0), -ENOMEM);
-		assert_int_equal(klog_testing_alloc_count(), nth);
-		assert_int_equal(me.charges, nth);
-		assert_int_equal(me.uncharges, nth);
-		assert_ptr_equal(me.ctx.ns, root);
-		assert_int_equal(kl_ref_read(&root->ref), 2);
+	assert_int_equal(klog_ns_set_tag(child, "web"), 0);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		assert_int_equal(klog_ns_set_tag(child, bad[i]), -EINVAL);
+		expect_tag(child, "web");
 	}
+	expect_name(child, "ns:2:web");
+	/* Still unused: a good tag is taken. */
+	assert_int_equal(klog_ns_set_tag(child, "web2"), 0);
+	expect_tag(child, "web2");
+	klog_ns_put(child);
+}
+
+/* The host log has no tag or size sysctl of its own to write. */
+static void tag_and_size_of_root_einval(void **state)
+{
+	void *buf = root->ring.buf;
+
+	(void)state;
+	assert_int_equal(klog_ns_set_tag(root, "host"), -EINVAL);
+	assert_int_equal(klog_ns_set_tag(root, NULL), -EINVAL);
+	expect_tag(root, "");
 	klog_testing_fail_alloc(0);
-	assert_int_equal(klog_syslog(&me.ctx, KLOG_SYSLOG_ACTION_NEW_NS,
-				     (char *)"m", 0), 0);
-	assert_int_equal(me.uncharges, 2);
+	assert_int_equal(klog_ns_resize(root, 8192), -EINVAL);
+	assert_int_equal(klog_ns_resize(root, 0), -EINVAL);
+	/* Refused before anything is allocated. */
+	assert_int_equal(klog_testing_alloc_count(), 0);
+	assert_int_equal(root->ring.size, 16384);
+	assert_ptr_equal(root->ring.buf, buf);
+	assert_int_equal(sys(&me, KLOG_SYSLOG_ACTION_SIZE_BUFFER, 0), 16384);
 }
 
-static void new_ns_depth_limit(void **state)
+/* Nothing a refused write changes: tag, ring, the records in it. */
+static void expect_busy(struct klog_ns *ns, const char *tag, u32 size)
 {
-	int i;
+	void *buf = ns->ring.buf;
+
+	assert_int_equal(klog_ns_set_tag(ns, "other"), -EBUSY);
+	assert_int_equal(klog_ns_set_tag(ns, NULL), -EBUSY);
+	assert_int_equal(klog_ns_resize(ns, size * 2), -EBUSY);
+	assert_int_equal(klog_ns_resize(ns, size), -EBUSY);
+	expect_tag(ns, tag);
+	assert_int_equal(ns->ring.size, size);
+	assert_ptr_equal(ns->ring.buf, buf);
+}
+
+static void tag_and_size_ebusy_after_first_record(void **state)
+{
+	struct klog_ns *child = mk_child(root, &child_userns, NULL, 0);
+	struct klog_ns *sib, *below;
+	struct tcaller c;
 
 	(void)state;
-	for (i = 0; i < KLOG_NS_MAX_DEPTH; i++)
-		assert_int_equal(klog_syslog(&me.ctx,
-					     KLOG_SYSLOG_ACTION_NEW_NS, NULL,
-					     4096), 0);
-	assert_int_equal(me.ctx.ns->level, KLOG_NS_MAX_DEPTH);
-	assert_int_equal(klog_syslog(&me.ctx, KLOG_SYSLOG_ACTION_NEW_NS, NULL,
-				     4096), -ENOSPC);
-	assert_int_equal(me.charges, KLOG_NS_MAX_DEPTH + 1);
-	assert_int_equal(me.uncharges, 1);
-	assert_int_equal(me.ctx.ns->level, KLOG_NS_MAX_DEPTH);
+	assert_int_equal(klog_ns_set_tag(child, "web"), 0);
+	assert_int_equal(klog_ns_resize(child, 8192), 0);
+	log_three(child, 1);
+	assert_int_equal(child->ring.next_seq, 1);
+	expect_busy(child, "web", 8192);
+	caller_init(&c, child, &child_userns);
+	grant(&c, &child_userns);
+	/* The record is still there, with the label it was stored under. */
+	expect_out(sys(&c, KLOG_SYSLOG_ACTION_READ_ALL, 100), HELLO);
+	expect_out(sys(&me, KLOG_SYSLOG_ACTION_READ_ALL, 100),
+		   "<6>[    1.000000] [ns:2:web] hello\n");
+	/* Read and cleared, the log still has had a record. */
+	expect_out(sys(&c, KLOG_SYSLOG_ACTION_READ, 100), HELLO);
+	assert_int_equal(sys(&c, KLOG_SYSLOG_ACTION_CLEAR, 0), 0);
+	expect_busy(child, "web", 8192);
+	caller_fini(&c);
+
+	/* A copy from a child is a record too. */
+	sib = mk_child(root, &child_userns, NULL, 4096);
+	below = mk_child(sib, &child_userns, NULL, 4096);
+	klog_ns_printk(below, "\0016from below\n");
+	assert_int_equal(sib->ring.next_seq, 1);
+	expect_busy(sib, "", 4096);
+	expect_busy(below, "", 4096);
+	klog_ns_put(below);
+	klog_ns_put(sib);
+	klog_ns_put(child);
 }
 
-static void new_ns_tag_fault(void **state)
+static void tag_and_size_ebusy_while_line_pending(void **state)
 {
+	struct klog_ns *child = mk_child(root, &child_userns, "c", 4096);
+	struct tcaller c;
+
 	(void)state;
-	me.ctx.ops = &t_ops_tag_fault;
-	assert_int_equal(klog_syslog(&me.ctx, KLOG_SYSLOG_ACTION_NEW_NS,
-				     (char *)"x", 0), -EFAULT);
-	assert_int_equal(me.charges, 0);
-	assert_ptr_equal(me.ctx.ns, root);
-	/* A NULL tag is not read at all. */
-	assert_int_equal(klog_syslog(&me.ctx, KLOG_SYSLOG_ACTION_NEW_NS,
-				     NULL, 0), 0);
+	klog_ns_printk(child, "\0016part");
+	klog_ns_printk(child, "\001c one");
+	/* Nothing stored yet, but a line is waiting in the cont buffer. */
+	assert_int_equal(child->ring.next_seq, 0);
+	assert_true(child->cont.pending);
+	expect_busy(child, "c", 4096);
+	/* The pending line is not lost: a reader commits it. */
+	caller_init(&c, child, &child_userns);
+	grant(&c, &child_userns);
+	expect_out(sys(&c, KLOG_SYSLOG_ACTION_READ_ALL, 100),
+		   "<6>[    1.000000] part one\n");
+	assert_int_equal(child->ring.next_seq, 1);
+	expect_busy(child, "c", 4096);
+	caller_fini(&c);
+	klog_ns_put(child);
 }
 
-static void new_ns_child_is_isolated(void **state)
+static void resize_size_rules(void **state)
 {
-	struct tcaller host;
+	static const u32 bad[] = {
+		(1u << 20) + 1, 0x7fffffffu, 0x80000001u, 0xffffffffu,
+	};
+	struct klog_ns *child = mk_child(root, &child_userns, NULL, 0);
+	void *buf = child->ring.buf;
+	size_t i;
+
+	(void)state;
+	klog_testing_fail_alloc(0);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		assert_int_equal(klog_ns_resize(child, bad[i]), -EINVAL);
+		assert_int_equal(child->ring.size, 65536);
+		assert_ptr_equal(child->ring.buf, buf);
+	}
+	assert_int_equal(klog_testing_alloc_count(), 0);
+	/* kernel.syslog_ns_max_size bounds the rounded size... */
+	cfg.max_size = 8192;
+	assert_int_equal(klog_ns_resize(child, 8193), -EINVAL);
+	/* ...and the default (0 asks for it, 64 KiB) is above it now. */
+	assert_int_equal(klog_ns_resize(child, 0), -EINVAL);
+	assert_int_equal(child->ring.size, 65536);
+	assert_ptr_equal(child->ring.buf, buf);
+	assert_int_equal(klog_ns_resize(child, 5000), 0);
+	assert_int_equal(child->ring.size, 8192);
+	assert_int_equal(klog_ns_resize(child, 1), 0);
+	assert_int_equal(child->ring.size, 4096);
+	cfg.default_size = 8192;
+	assert_int_equal(klog_ns_resize(child, 0), 0);
+	assert_int_equal(child->ring.size, 8192);
+	klog_ns_put(child);
+}
+
+/* Readers that opened before the resize read what is stored after it. */
+static void resize_keeps_readers_opened_before(void **state)
+{
+	struct klog_ns *child = mk_child(root, &child_userns, NULL, 0);
+	static const char rec[] = "6,0,2000000,-;after\n";
+	struct klog_kmsg kf;
+	struct tcaller c;
+	ssize_t n;
+
+	(void)state;
+	caller_init(&c, child, &child_userns);
+	grant(&c, &child_userns);
+	memset(&kf, 0, sizeof(kf));
+	assert_int_equal(klog_kmsg_open(&kf, &c.ctx, KLOG_KMSG_READ), 0);
+	assert_int_equal(klog_kmsg_read(&kf, KLOG_MESSAGE_MAX, true), -EAGAIN);
+	assert_int_equal(klog_kmsg_poll(&kf), 0);
+	assert_int_equal(sys(&c, KLOG_SYSLOG_ACTION_READ, 100), -EAGAIN);
+
+	assert_int_equal(klog_ns_resize(child, 8192), 0);
+	assert_int_equal(child->ring.size, 8192);
+	at_sec(2);
+	klog_ns_printk(child, "\0016after\n");
+
+	assert_int_equal(klog_kmsg_poll(&kf),
+			 KLOG_POLLIN | KLOG_POLLRDNORM);
+	n = klog_kmsg_read(&kf, KLOG_MESSAGE_MAX, true);
+	assert_int_equal(n, (ssize_t)strlen(rec));
+	assert_memory_equal(kf.outbuf, rec, strlen(rec));
+	assert_int_equal(klog_kmsg_read(&kf, KLOG_MESSAGE_MAX, true), -EAGAIN);
+	assert_int_equal(sys(&c, KLOG_SYSLOG_ACTION_SIZE_UNREAD, 0), 24);
+	expect_out(sys(&c, KLOG_SYSLOG_ACTION_READ, 100),
+		   "<6>[    2.000000] after\n");
+	klog_kmsg_release(&kf);
+	caller_fini(&c);
+	klog_ns_put(child);
+}
+
+static void resize_enomem_keeps_old_ring(void **state)
+{
+	struct klog_ns *child = mk_child(root, &child_userns, "c", 4096);
+	void *buf = child->ring.buf;
+	struct tcaller c;
+
+	(void)state;
+	klog_testing_fail_alloc(1);
+	assert_int_equal(klog_ns_resize(child, 8192), -ENOMEM);
+	assert_int_equal(klog_testing_alloc_count(), 1);
+	klog_testing_fail_alloc(0);
+	assert_int_equal(child->ring.size, 4096);
+	assert_ptr_equal(child->ring.buf, buf);
+	expect_tag(child, "c");
+	/* The old ring works, and the namespace is still unused. */
+	caller_init(&c, child, &child_userns);
+	grant(&c, &child_userns);
+	assert_int_equal(sys(&c, KLOG_SYSLOG_ACTION_SIZE_BUFFER, 0), 4096);
+	assert_int_equal(klog_ns_resize(child, 8192), 0);
+	assert_int_equal(child->ring.size, 8192);
+	assert_ptr_not_equal(child->ring.buf, NULL);
+	log_three(child, 1);
+	expect_out(sys(&c, KLOG_SYSLOG_ACTION_READ_ALL, 100), HELLO);
+	/* A failed allocation once the log is used changes nothing either. */
+	buf = child->ring.buf;
+	klog_testing_fail_alloc(1);
+	assert_int_equal(klog_ns_resize(child, 4096), -ENOMEM);
+	klog_testing_fail_alloc(0);
+	assert_ptr_equal(child->ring.buf, buf);
+	expect_out(sys(&c, KLOG_SYSLOG_ACTION_READ_ALL, 100), HELLO);
+	caller_fini(&c);
+	klog_ns_put(child);
+}
+
+static void child_is_isolated(void **state)
+{
+	struct tcaller host, c;
 	struct klog_ns *child;
 
 	(void)state;
 	caller_init(&host, root, &init_userns);
 	grant(&host, &init_userns);
 	log_three(root, 1);
-	assert_int_equal(klog_syslog(&me.ctx, KLOG_SYSLOG_ACTION_NEW_NS,
-				     (char *)"web", 4096), 0);
-	child = me.ctx.ns;
+	child = mk_child(root, &child_userns, NULL, 0);
+	assert_int_equal(klog_ns_set_tag(child, "web"), 0);
+	assert_int_equal(klog_ns_resize(child, 4096), 0);
+	caller_init(&c, child, &child_userns);
+	grant(&c, &child_userns);
 	/* Nothing of the host log shows in the child. */
-	assert_int_equal(sys(&me, KLOG_SYSLOG_ACTION_READ_ALL, 100), 0);
-	assert_int_equal(sys(&me, KLOG_SYSLOG_ACTION_SIZE_UNREAD, 0), 0);
-	assert_int_equal(sys(&me, KLOG_SYSLOG_ACTION_READ, 100), -EAGAIN);
+	assert_int_equal(sys(&c, KLOG_SYSLOG_ACTION_READ_ALL, 100), 0);
+	assert_int_equal(sys(&c, KLOG_SYSLOG_ACTION_SIZE_UNREAD, 0), 0);
+	assert_int_equal(sys(&c, KLOG_SYSLOG_ACTION_READ, 100), -EAGAIN);
 
 	at_sec(2);
 	klog_ns_printk(child, "\0016inside\n");
-	expect_out(sys(&me, KLOG_SYSLOG_ACTION_READ, 100),
+	expect_out(sys(&c, KLOG_SYSLOG_ACTION_READ, 100),
 		   "<6>[    2.000000] inside\n");
-	assert_int_equal(sys(&me, KLOG_SYSLOG_ACTION_CLEAR, 0), 0);
+	assert_int_equal(sys(&c, KLOG_SYSLOG_ACTION_CLEAR, 0), 0);
 	/* The host keeps its own cursors and gets the labelled copy. */
 	assert_int_equal(child->id, 2);
 	assert_int_equal(sys(&host, KLOG_SYSLOG_ACTION_SIZE_UNREAD, 0),
@@ -1369,8 +1381,10 @@ static void new_ns_child_is_isolated(void **state)
 	/* The host's reads did not touch the child's cursor either. */
 	at_sec(3);
 	klog_ns_printk(child, "\0016again\n");
-	expect_out(sys(&me, KLOG_SYSLOG_ACTION_READ_ALL, 100), AGAIN);
+	expect_out(sys(&c, KLOG_SYSLOG_ACTION_READ_ALL, 100), AGAIN);
+	caller_fini(&c);
 	caller_fini(&host);
+	klog_ns_put(child);
 }
 
 int main(void)
@@ -1381,7 +1395,7 @@ int main(void)
 		T(perm_unprivileged_matrix),
 		T(perm_dmesg_restrict),
 		T(perm_dmesg_restrict_per_namespace),
-		T(perm_dmesg_restrict_inherited_by_new_ns),
+		T(perm_dmesg_restrict_inherited_at_creation),
 		T(perm_is_over_the_namespace_owner),
 		T(proc_source_skips_the_check),
 		T(perm_hooks_asked_once_per_action),
@@ -1416,20 +1430,16 @@ int main(void)
 		T(read_skips_ahead_after_overwrite),
 		T(loss_resets_partial_read),
 		T(read_all_after_clear_point_lost),
-		T(new_ns_creates_child_and_moves_caller),
-		T(new_ns_params_checks_in_order),
-		T(new_ns_nests),
-		T(new_ns_without_tag),
-		T(new_ns_bad_tags),
-		T(new_ns_longest_tag),
-		T(new_ns_sizes),
-		T(new_ns_needs_cap_syslog_over_own_user_ns),
-		T(new_ns_hooks_asked_once),
-		T(new_ns_quota_enospc),
-		T(new_ns_enomem_uncharges),
-		T(new_ns_depth_limit),
-		T(new_ns_tag_fault),
-		T(new_ns_child_is_isolated),
+		T(create_then_set_tag_and_size),
+		T(set_tag_valid_tags),
+		T(set_tag_invalid_changes_nothing),
+		T(tag_and_size_of_root_einval),
+		T(tag_and_size_ebusy_after_first_record),
+		T(tag_and_size_ebusy_while_line_pending),
+		T(resize_size_rules),
+		T(resize_keeps_readers_opened_before),
+		T(resize_enomem_keeps_old_ring),
+		T(child_is_isolated),
 #undef T
 	};
 
