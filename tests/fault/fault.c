@@ -7,13 +7,12 @@
  * allocation fail, for n = 1, 2, ... until the operation allocates fewer
  * than n times and so completes with no injected failure.  Every failed
  * call must return -ENOMEM and leave everything as it was: the output
- * pointer and the caller's namespace unchanged, the parent's reference
- * count and the tree's next automatic id unchanged, a quota charge
- * undone exactly once, no enter hook called, the heap back to its size
- * (mallinfo2 in the plain build; ASan and valgrind check leaks at exit),
- * and
- * the parent still working (a record stored and read back).  Each
- * operation's allocations are named (the object, the ring): the test
+ * pointer unchanged, a resized namespace's ring and tag unchanged, the
+ * parent's reference count and the tree's next automatic id unchanged,
+ * the heap back to its size (mallinfo2 in the plain build; ASan and
+ * valgrind check leaks at exit), and the parent still working (a record
+ * stored and read back).  Each operation's allocations are named (the
+ * object, the ring, a resize's new ring): the test
  * fails if an operation allocates more or fewer times than listed, and if
  * libklog has an allocation call site (counted by meson in
  * the libklog core sources, KLOG_ALLOC_SITES) that no operation reached.
@@ -50,6 +49,7 @@ static long cur_n;
 /* The call sites in libklog/src/ns.c. */
 #define SITE_OBJECT "ns.c klog_ns_create: namespace object"
 #define SITE_RING "ns.c klog_ns_init: ring buffer"
+#define SITE_RESIZE "ns.c klog_ns_resize: new ring buffer"
 static const char *sites_seen[8];
 static int nsites;
 
@@ -94,39 +94,6 @@ static void emit_drop(struct klog_ns *ns, const struct klog_entry *e)
 }
 
 static const struct klog_ns_ops emit_ops = { .emit = emit_drop };
-
-static long charged, uncharged, entered;
-
-static int t_charge(const struct klog_syslog_ctx *ctx)
-{
-	(void)ctx;
-	charged++;
-	return 0;
-}
-
-static void t_uncharge(const struct klog_syslog_ctx *ctx)
-{
-	(void)ctx;
-	uncharged++;
-}
-
-static void t_enter(struct klog_syslog_ctx *ctx, struct klog_ns *child)
-{
-	entered++;
-	klog_ns_put(ctx->ns);
-	ctx->ns = child;
-}
-
-static const struct klog_syslog_ops quota_ops = {
-	.charge = t_charge,
-	.uncharge = t_uncharge,
-};
-
-static const struct klog_syslog_ops enter_ops = {
-	.charge = t_charge,
-	.uncharge = t_uncharge,
-	.enter = t_enter,
-};
 
 /* The parent works: a record goes in and comes out. */
 static void parent_works(void)
@@ -260,44 +227,7 @@ static int op_init_child(void **made)
 	return 0;
 }
 
-static int new_ns(const struct klog_syslog_ops *ops, struct klog_ns *from,
-		  void **made)
-{
-	struct klog_syslog_ctx ctx = {
-		.ns = klog_ns_get(from), .ops = ops, .scratch = scratch,
-		.user_ns = &cfg,
-	};
-	long c0 = charged, u0 = uncharged, e0 = entered;
-	int ret;
-
-	ret = klog_syslog(&ctx, KLOG_SYSLOG_ACTION_NEW_NS, "box", 8192);
-	CHECK(charged == c0 + 1);
-	if (ret) {
-		CHECK(ctx.ns == from);
-		CHECK(uncharged == u0 + 1);
-		CHECK(entered == e0);
-		klog_ns_put(ctx.ns);
-		return ret;
-	}
-	CHECK(uncharged == u0);
-	CHECK(entered == e0 + (ops->enter ? 1 : 0));
-	CHECK(ctx.ns != from && ctx.ns->parent == from);
-	CHECK(ctx.ns->owner == &cfg && !strcmp(ctx.ns->tag, "box"));
-	*made = ctx.ns;
-	return 0;
-}
-
-static int op_new_ns(void **made)
-{
-	return new_ns(&quota_ops, parent, made);
-}
-
-static int op_new_ns_enter(void **made)
-{
-	return new_ns(&enter_ops, parent, made);
-}
-
-/* NEW_NS two levels down: the grandparent's count must not move either. */
+/* A child of mid: the grandparent's count must not move either. */
 static struct klog_ns *mid;
 
 static struct klog_ns *base_mid(void)
@@ -305,9 +235,56 @@ static struct klog_ns *base_mid(void)
 	return mid;
 }
 
-static int op_new_ns_nested(void **made)
+static int op_create_grandchild(void **made)
 {
-	return new_ns(&quota_ops, mid, made);
+	struct klog_ns_params p = { .size = 8192 };
+	struct klog_ns *ns = SENTINEL;
+	int ret;
+
+	ret = klog_ns_create(mid, &p, &ns);
+	if (ret) {
+		CHECK(ns == SENTINEL);
+		return ret;
+	}
+	CHECK(ns->parent == mid && ns->level == 3);
+	*made = ns;
+	return 0;
+}
+
+/*
+ * kernel.syslog_ns_size written in a namespace that has logged nothing
+ * (fresh, a child of parent, 4 KiB between the operations): a failure
+ * keeps the old ring, which still works.
+ */
+static struct klog_ns *fresh;
+
+static struct klog_ns *base_fresh(void)
+{
+	return fresh;
+}
+
+static int op_resize(void **made)
+{
+	void *buf = fresh->ring.buf;
+	int ret;
+
+	ret = klog_ns_resize(fresh, 16384);
+	if (ret) {
+		CHECK(fresh->ring.buf == buf && fresh->ring.size == 4096);
+		CHECK(!strcmp(fresh->tag, "fresh"));
+		return ret;
+	}
+	CHECK(fresh->ring.buf != buf && fresh->ring.size == 16384);
+	*made = fresh;
+	return 0;
+}
+
+/* Back to 4 KiB and still unused, for the next run. */
+static void undo_resize(void *made)
+{
+	CHECK(made == fresh);
+	CHECK(klog_ns_resize(fresh, 4096) == 0);
+	CHECK(fresh->ring.size == 4096 && fresh->ring.next_seq == 0);
 }
 
 static const struct op ops[] = {
@@ -319,12 +296,10 @@ static const struct op ops[] = {
 	  undo_put, base_parent },
 	{ "init child in caller memory", { SITE_RING }, op_init_child,
 	  undo_put, base_parent },
-	{ "syslog NEW_NS", { SITE_OBJECT, SITE_RING }, op_new_ns, undo_put,
-	  base_parent },
-	{ "syslog NEW_NS with enter hook", { SITE_OBJECT, SITE_RING },
-	  op_new_ns_enter, undo_put, base_parent },
-	{ "syslog NEW_NS in a grandchild", { SITE_OBJECT, SITE_RING },
-	  op_new_ns_nested, undo_put, base_mid },
+	{ "create grandchild", { SITE_OBJECT, SITE_RING },
+	  op_create_grandchild, undo_put, base_mid },
+	{ "resize an unused child", { SITE_RESIZE }, op_resize, undo_resize,
+	  base_fresh },
 };
 
 static long injected;
@@ -411,6 +386,9 @@ static void no_alloc_anywhere(void)
 	klog_ns_get_stats(parent, &st);
 	klog_ns_set_dmesg_restrict(parent, 0);
 	klog_ns_name(parent, buf, sizeof(buf));
+	klog_ns_get_tag(parent, buf);
+	CHECK(klog_ns_set_tag(parent, "again") == -EBUSY);
+	CHECK(klog_ns_set_tag(fresh, "fresh") == 0);
 	for (t = 0; t <= 10; t++)
 		klog_syslog(&ctx, t, buf, t == 8 ? 4 : (int)sizeof(buf));
 	CHECK(klog_kmsg_open(f, &ctx, KLOG_KMSG_READ | KLOG_KMSG_WRITE) == 0);
@@ -441,6 +419,7 @@ int main(void)
 {
 	struct klog_ns_params p = { .size = 16384, .cfg = &cfg };
 	struct klog_ns_params mp = { .size = 4096, .tag = "mid" };
+	struct klog_ns_params fp = { .size = 4096, .tag = "fresh" };
 	size_t i;
 	int ret;
 
@@ -456,6 +435,7 @@ int main(void)
 	p.tag = "parent";
 	ret |= klog_ns_create(root, &p, &parent);
 	ret |= klog_ns_create(parent, &mp, &mid);
+	ret |= klog_ns_create(parent, &fp, &fresh);
 	if (ret) {
 		fprintf(stderr, "fault: setup failed\n");
 		return 1;
@@ -465,6 +445,8 @@ int main(void)
 		run_op(&ops[i]);
 	no_alloc_anywhere();
 
+	CHECK(kl_ref_read(&fresh->ref) == 1);
+	klog_ns_put(fresh);
 	CHECK(kl_ref_read(&parent->ref) == 2);	/* ours and mid's */
 	CHECK(kl_ref_read(&root->ref) == 2);
 	klog_ns_put(mid);

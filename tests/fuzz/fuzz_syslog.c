@@ -8,17 +8,22 @@
  * arbitrary text (KERN_SOH prefixes included), flushes; capability bits,
  * dmesg_restrict, printk.time and propagation policy changes (copies of
  * kernel records at first, so that the budget and its notes are
- * exercised); NEW_NS with an arbitrary tag
- * and size (the ctx moves into the child), leaving a child again;
- * /proc/kmsg and /dev/kmsg files (read, seek, poll) on the current
- * namespace.  Time is a fake clock the input advances.
+ * exercised); creating a child as unshare(CLONE_NEWSYSLOG) does (the ctx
+ * moves into it) and setting its tag and size as the sysctls
+ * kernel.syslog_ns_tag and kernel.syslog_ns_size do, with an arbitrary
+ * tag and size, or setting them later in the current namespace; leaving
+ * a child again; /proc/kmsg and /dev/kmsg files (read, seek, poll) on
+ * the current namespace.  Time is a fake clock the input advances.
  *
  * Checks: every return value is one the contract allows; the permission
  * rule runs first (no CAP_SYSLOG: -EPERM for every restricted action);
  * reads never return more than asked and the copy callback never writes
  * outside the buffer; READ_ALL and READ_CLEAR return whole lines;
- * SIZE_BUFFER is the ring size; NEW_NS accepts only tags of 0 to
- * KLOG_TAG_MAX bytes of [A-Za-z0-9._-]; references balance at the end.
+ * SIZE_BUFFER is the ring size; a tag is accepted only if it has 0 to
+ * KLOG_TAG_MAX bytes of [A-Za-z0-9._-], a size only up to the maximum,
+ * neither in the root nor once the namespace has stored or holds a
+ * record (-EBUSY), and a refused one changes nothing; references balance
+ * at the end.
  */
 #include "fuzz.h"
 
@@ -31,7 +36,6 @@ struct state {
 	bool cap_syslog;
 	char *buf;
 	int buf_len;
-	long charged;
 };
 
 static struct state st;
@@ -53,36 +57,9 @@ static int f_copy_to(const struct klog_syslog_ctx *ctx, char *dst,
 	return 0;
 }
 
-static int f_charge(const struct klog_syslog_ctx *ctx)
-{
-	(void)ctx;
-	if (st.charged >= 4)
-		return -ENOSPC;
-	st.charged++;
-	return 0;
-}
-
-static void f_uncharge(const struct klog_syslog_ctx *ctx)
-{
-	(void)ctx;
-	st.charged--;
-	FCHECK(st.charged >= 0);
-}
-
-static void f_enter(struct klog_syslog_ctx *ctx, struct klog_ns *child)
-{
-	/* Keep the parent: the stack holds a reference on each level. */
-	FCHECK(st.depth < MAX_DEPTH);
-	st.stack[++st.depth] = child;
-	ctx->ns = child;
-}
-
 static const struct klog_syslog_ops f_ops = {
 	.capable = f_capable,
 	.copy_to = f_copy_to,
-	.charge = f_charge,
-	.uncharge = f_uncharge,
-	.enter = f_enter,
 };
 
 static bool restricted(struct klog_ns *ns, int type)
@@ -163,7 +140,7 @@ static void do_syslog(struct klog_syslog_ctx *ctx, struct in *in)
 	st.buf_len = 0;
 }
 
-/* A tag NEW_NS may accept: up to KLOG_TAG_MAX bytes of [A-Za-z0-9._-]. */
+/* A tag the sysctl accepts: up to KLOG_TAG_MAX bytes of [A-Za-z0-9._-]. */
 static bool tag_ok(const char *tag)
 {
 	size_t i, n = strlen(tag);
@@ -181,41 +158,76 @@ static bool tag_ok(const char *tag)
 	return true;
 }
 
-static void do_new_ns(struct klog_syslog_ctx *ctx, struct in *in)
+/*
+ * kernel.syslog_ns_tag and kernel.syslog_ns_size written in @ns (the
+ * fuzzer's max_size is 16384, its default size 4096): the result each
+ * must have, and nothing changed by a refusal.
+ */
+static void do_sysctls(struct klog_ns *ns, const char *tag, int size)
+{
+	bool used = ns->ring.next_seq || ns->cont.pending;
+	char before[KLOG_TAG_MAX + 1], after[KLOG_TAG_MAX + 1];
+	u32 ring = ns->ring.size, want = KLOG_RING_MIN;
+	void *buf = ns->ring.buf;
+	int ret, expect;
+
+	klog_ns_get_tag(ns, before);
+	ret = klog_ns_set_tag(ns, tag);
+	expect = tag && !tag_ok(tag) ? -EINVAL : !ns->parent ? -EINVAL :
+		 used ? -EBUSY : 0;
+	FCHECK(ret == expect);
+	klog_ns_get_tag(ns, after);
+	FCHECK(!strcmp(after, ret ? before : tag ? tag : ""));
+
+	ret = klog_ns_resize(ns, (u32)size);
+	expect = !ns->parent || size < 0 || size > 16384 ? -EINVAL :
+		 used ? -EBUSY : 0;
+	while (!expect && want < (u32)(size ? size : 4096))
+		want <<= 1;
+	FCHECK(ret == expect);
+	if (ret) {
+		FCHECK(ns->ring.size == ring && ns->ring.buf == buf);
+	} else {
+		FCHECK(ns->ring.size == want);
+		FCHECK(ns->ring.next_seq == 0 && !ns->cont.pending);
+	}
+}
+
+/*
+ * unshare(CLONE_NEWSYSLOG) and the two sysctls in the child, or (bit 1 of
+ * the flags) the sysctls alone in the current namespace.
+ */
+static void do_unshare(struct klog_syslog_ctx *ctx, struct in *in)
 {
 	char tag[40];
 	size_t tl;
 	const uint8_t *t = in_bytes(in, in_u8(in) % 40, &tl);
 	int size = (int)(in_u16(in) % 40) * 512 - 1024;
-	bool null_tag = in_u8(in) & 1;
-	struct klog_ns *before = ctx->ns;
+	uint8_t flags = in_u8(in);
+	struct klog_ns_params p = { 0 };
+	struct klog_ns *before = ctx->ns, *child = NULL;
 	u32 ref = kl_ref_read(&before->ref);
-	long charged = st.charged;
 	int ret;
 
-	if (st.depth >= MAX_DEPTH)
-		return;
 	memcpy(tag, t, tl);
 	tag[tl] = '\0';
-	ret = klog_syslog(ctx, KLOG_SYSLOG_ACTION_NEW_NS,
-			  null_tag ? NULL : tag, size);
-	if (!st.cap_syslog) {
-		FCHECK(ret == -EPERM);
-	}
-	if (!null_tag && !tag_ok(tag))
-		FCHECK(ret == -EPERM || ret == -EINVAL);
-	if (ret) {
-		FCHECK(ret == -EPERM || ret == -EINVAL || ret == -ENOSPC);
-		FCHECK(ctx->ns == before);
-		FCHECK(kl_ref_read(&before->ref) == ref);
-		FCHECK(st.charged == charged);
+	if (flags & 2) {
+		do_sysctls(ctx->ns, flags & 1 ? NULL : tag, size);
 		return;
 	}
-	FCHECK(ctx->ns != before && ctx->ns->parent == before);
+	if (st.depth >= MAX_DEPTH)
+		return;
+	ret = klog_ns_create(before, &p, &child);
+	FCHECK(ret == 0);
+	if (ret)
+		return;
+	FCHECK(child->parent == before);
 	FCHECK(kl_ref_read(&before->ref) == ref + 1);
-	FCHECK(st.charged == charged + 1);
-	FCHECK(ctx->ns->ring.size >= KLOG_RING_MIN);
-	FCHECK(ctx->ns->dmesg_restrict == before->dmesg_restrict);
+	FCHECK(child->ring.size == 4096 && !child->tag[0]);
+	FCHECK(child->dmesg_restrict == before->dmesg_restrict);
+	st.stack[++st.depth] = child;
+	ctx->ns = child;
+	do_sysctls(child, flags & 1 ? NULL : tag, size);
 }
 
 static void do_leave(struct klog_syslog_ctx *ctx)
@@ -242,6 +254,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	klog_testing_set_clock(fuzz_clock);
 	klog_config_init(&cfg);
 	cfg.max_size = 16384;
+	cfg.default_size = 4096;	/* what a bare child gets */
 	cfg.propagate = KLOG_PROPAGATE_KERNEL;	/* the default is none */
 	cfg.prop_burst = 5;
 	cfg.prop_interval_ms = 3;
@@ -309,7 +322,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			break;
 		}
 		case 9:
-			do_new_ns(&ctx, &in);
+			do_unshare(&ctx, &in);
 			break;
 		case 10:
 			do_leave(&ctx);

@@ -19,11 +19,13 @@
  * - one destructive reader (SYSLOG_ACTION_READ and /proc/kmsg reads,
  *   nonblocking, with buffer sizes that force partial reads);
  * - one clearer (CLEAR, READ_CLEAR, READ_ALL, SIZE_UNREAD, SIZE_BUFFER);
- * - one churn thread: creates children of T (klog_ns_create, NEW_NS
- *   through klog_syslog, klog_ns_init in its own memory), sometimes a
- *   grandchild, writes to them (copies propagate to T and the root,
- *   kept within T's copy budget), floods some of them past that budget
- *   (W_FLOOD, whose copies may be refused), keeps one alive
+ * - one churn thread: creates children of T (klog_ns_create with the
+ *   size and tag, klog_ns_create bare and then klog_ns_resize and
+ *   klog_ns_set_tag as the kernel's sysctls do, klog_ns_init in its own
+ *   memory), sometimes a grandchild, writes to them (copies propagate
+ *   to T and the root, kept within T's copy budget), checks that their
+ *   tag and size are then fixed (-EBUSY), floods some of them past T's
+ *   budget (W_FLOOD, whose copies may be refused), keeps one alive
  *   through an open /dev/kmsg file after dropping its own reference,
  *   and destroys them.
  *
@@ -48,8 +50,8 @@
  *   "SUBSYSTEM=syslog_ns", "DEVICE=+syslog_ns:<id>" of the last hop.
  *
  * At the end every exact reader has seen each writer's last fragment
- * unless told about a loss since, and every reference count, charge and
- * release balances.  Exit status: 0, or 1 on any violation.
+ * unless told about a loss since, and every reference count and release
+ * balances.  Exit status: 0, or 1 on any violation.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -107,7 +109,7 @@ static atomic_int producers_left;
 static atomic_uint writer_tid[NWID];
 static atomic_long churn_msgs;		/* exact churn messages written */
 static atomic_long violations;
-static atomic_long charges, uncharges, releases, inits;
+static atomic_long resized, releases, inits;
 
 static int W_CHURN, W_FLOOD, W_CHILDUSER;
 
@@ -1167,19 +1169,6 @@ static void *clearer_main(void *arg)
 
 /* ---- churn --------------------------------------------------------- */
 
-static int churn_charge(const struct klog_syslog_ctx *ctx)
-{
-	(void)ctx;
-	atomic_fetch_add(&charges, 1);
-	return 0;
-}
-
-static void churn_uncharge(const struct klog_syslog_ctx *ctx)
-{
-	(void)ctx;
-	atomic_fetch_add(&uncharges, 1);
-}
-
 static void churn_release(struct klog_ns *ns)
 {
 	atomic_fetch_add(&releases, 1);
@@ -1190,10 +1179,24 @@ static const struct klog_ns_ops churn_ns_ops = {
 	.release = churn_release,
 };
 
-static const struct klog_syslog_ops churn_syslog_ops = {
-	.charge = churn_charge,
-	.uncharge = churn_uncharge,
-};
+/*
+ * kernel.syslog_ns_size and kernel.syslog_ns_tag in a child that has
+ * logged nothing: the size first (it allocates), then the tag.
+ */
+static int churn_set_up(struct klog_ns *c, const char *tag)
+{
+	int ret;
+
+	if (c->ring.size != KLOG_NS_DEFAULT_SIZE || c->tag[0])
+		violation("churn", "a bare child has %u bytes, tag '%s'",
+			  c->ring.size, c->tag);
+	ret = klog_ns_resize(c, CHILD_RING);
+	if (!ret)
+		ret = klog_ns_set_tag(c, tag);
+	if (!ret)
+		atomic_fetch_add(&resized, 1);
+	return ret;
+}
 
 static void churn_write(struct klog_ns *ns, int w, u32 s)
 {
@@ -1292,9 +1295,7 @@ static void *churn_main(void *arg)
 {
 	struct rng r;
 	char tag[KLOG_TAG_MAX + 1];
-	struct klog_syslog_ctx ctx;
 	struct klog_kmsg *kf = calloc(1, sizeof(*kf));
-	char *scratch = malloc(KLOG_MESSAGE_MAX);
 	u32 flood_s = 0, user_s = 0;
 	long i;
 
@@ -1318,16 +1319,16 @@ static void *churn_main(void *arg)
 		if (how == 0) {
 			ret = klog_ns_create(tns, &p, &c);
 		} else if (how == 1) {
-			memset(&ctx, 0, sizeof(ctx));
-			ctx.ns = klog_ns_get(tns);
-			ctx.ops = &churn_syslog_ops;
-			ctx.scratch = scratch;
-			ret = klog_syslog(&ctx, KLOG_SYSLOG_ACTION_NEW_NS,
-					  (char *)p.tag, CHILD_RING);
+			/* unshare(CLONE_NEWSYSLOG), then the two sysctls */
+			struct klog_ns_params bare = { 0 };
+
+			ret = klog_ns_create(tns, &bare, &c);
 			if (!ret)
-				c = ctx.ns;
-			else
-				klog_ns_put(ctx.ns);
+				ret = churn_set_up(c, p.tag);
+			if (ret && c) {
+				klog_ns_put(c);
+				c = NULL;
+			}
 		} else {
 			c = calloc(1, sizeof(*c));
 			p.ops = &churn_ns_ops;
@@ -1344,6 +1345,10 @@ static void *churn_main(void *arg)
 				  ret);
 			continue;
 		}
+		if (c->ring.size != CHILD_RING ||
+		    strcmp(c->tag, p.tag ? p.tag : ""))
+			violation("churn", "child #%ld (way %u): %u bytes, "
+				  "tag '%s'", i, how, c->ring.size, c->tag);
 
 		/*
 		 * Exact messages: copied to T (within its budget, see
@@ -1355,6 +1360,12 @@ static void *churn_main(void *arg)
 		for (j = 0; j < own; j++)
 			churn_write(c, W_CHURN,
 				    (u32)atomic_fetch_add(&churn_msgs, 1));
+		/* Logged into: its tag and size are fixed now. */
+		if (klog_ns_set_tag(c, "late") != -EBUSY ||
+		    klog_ns_resize(c, CHILD_RING * 2) != -EBUSY ||
+		    c->ring.size != CHILD_RING)
+			violation("churn", "child #%ld changed after a record",
+				  i);
 		if (rnd_below(&r, 4) == 0) {
 			struct klog_ns_params gp = { .size = CHILD_RING };
 
@@ -1421,7 +1432,6 @@ static void *churn_main(void *arg)
 		}
 	}
 	free(kf);
-	free(scratch);
 	atomic_fetch_sub(&producers_left, 1);
 	return NULL;
 }
@@ -1599,9 +1609,6 @@ int main(int argc, char **argv)
 	if (kl_ref_read(&root->ref) != 2)
 		violation("main", "root holds %u references, want 2",
 			  kl_ref_read(&root->ref));
-	if (atomic_load(&uncharges) != 0)
-		violation("main", "%ld uncharges after successful creates",
-			  atomic_load(&uncharges));
 	if (atomic_load(&releases) != atomic_load(&inits))
 		violation("main", "%ld releases for %ld klog_ns_init children",
 			  atomic_load(&releases), atomic_load(&inits));
@@ -1614,7 +1621,7 @@ int main(int argc, char **argv)
 
 	printf("stress: %" PRIu64 " records (%" PRIu64 " fragments) "
 	       "validated, %" PRIu64 " losses reported, %" PRIu64
-	       " allowed gaps, %ld charges; %ld violations\n", total, frags,
-	       losses, gaps, atomic_load(&charges), atomic_load(&violations));
+	       " allowed gaps, %ld resized; %ld violations\n", total, frags,
+	       losses, gaps, atomic_load(&resized), atomic_load(&violations));
 	return atomic_load(&violations) ? 1 : 0;
 }
