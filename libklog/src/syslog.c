@@ -12,8 +12,12 @@
  * destructive reader with a partial-line position kept across calls;
  * READ_ALL returns the newest records that fit; READ_CLEAR and CLEAR move
  * the clear point.  Console actions act on the tree's console level and
- * need CAP_SYSLOG over the root's owner.  NEW_NS (11) creates a child of
- * ctx->ns (design S2) and moves the caller into it.
+ * need CAP_SYSLOG over the root's owner.  Every other action number is
+ * unknown, 11 included: -EINVAL once the permission check passed, as in
+ * 6.12.  A namespace is not created through syslog(2) but with
+ * unshare(CLONE_NEWSYSLOG) (design S1, S2): klog_ns_create() or
+ * klog_ns_init(), then klog_ns_set_tag() and klog_ns_resize() for the
+ * sysctls kernel.syslog_ns_tag and kernel.syslog_ns_size.
  *
  * Records are formatted into ctx->scratch under the namespace lock and
  * copied out with the lock dropped, as upstream drops syslog_lock around
@@ -265,112 +269,17 @@ static int syslog_size_unread(struct klog_syslog_ctx *ctx)
 }
 
 /**
- * klog_syslog_new_ns_params() - SYSLOG_ACTION_NEW_NS's checks, in order.
- * @ctx:  the caller.
- * @utag: the caller's tag pointer (read through ops->tag_from), or NULL.
- * @size: the requested ring size.
- * @tag:  KLOG_TAG_MAX + 1 bytes that receive the tag.
- * @p:    filled for klog_ns_init(): size, tag (pointing into @tag), owner
- *        and ops; id and cfg are left alone.
- *
- * The permission check (CAP_SYSLOG over the caller's own user namespace,
- * then ops->security; skipped if ctx->checked) comes first, then the
- * tag, then the size, as klog_syslog() does them.
- * An embedder that allocates namespaces itself (the kernel embeds struct
- * klog_ns in a larger object) calls this, then klog_ns_init().
- *
- * Context: process context (ops->tag_from may fault user memory in).
- * Return: 0, -EPERM, the security hook's error, -EINVAL or -EFAULT.
- */
-int klog_syslog_new_ns_params(const struct klog_syslog_ctx *ctx,
-			      const char *utag, int size, char *tag,
-			      struct klog_ns_params *p)
-{
-	const struct klog_syslog_ops *ops = ctx->ops;
-	long n;
-	int ret;
-
-	if (!ctx->checked) {
-		if (!capable_over(ctx, ctx->user_ns, KLOG_CAP_SYSLOG))
-			return -EPERM;
-		ret = security_ok(ctx, KLOG_SYSLOG_ACTION_NEW_NS);
-		if (ret)
-			return ret;
-	}
-	if (size < 0)
-		return -EINVAL;
-	p->tag = NULL;
-	if (utag) {
-		if (ops && ops->tag_from) {
-			n = ops->tag_from(ctx, tag, utag, KLOG_TAG_MAX + 1);
-		} else {
-			n = kl_strnlen(utag, KLOG_TAG_MAX + 1);
-			if (n <= KLOG_TAG_MAX)
-				kl_memcpy(tag, utag, n + 1);
-			else
-				n = -EINVAL;
-		}
-		if (n < 0)
-			return n;
-		p->tag = tag[0] ? tag : NULL;
-	}
-	ret = klog_ns_check_tag(p->tag);
-	if (ret)
-		return ret;
-	ret = klog_ns_size(ctx->ns->cfg, size, &p->size);
-	if (ret)
-		return ret;
-	p->owner = ctx->user_ns;
-	p->ops = ops ? ops->ns_ops : NULL;
-	return 0;
-}
-
-/* NEW_NS: design S2.  @tag is the caller's pointer; @size the ring size. */
-static int syslog_new_ns(struct klog_syslog_ctx *ctx, const char *utag,
-			 int size)
-{
-	const struct klog_syslog_ops *ops = ctx->ops;
-	struct klog_ns_params p = { 0 };
-	char tag[KLOG_TAG_MAX + 1];
-	struct klog_ns *child;
-	int ret;
-
-	ret = klog_syslog_new_ns_params(ctx, utag, size, tag, &p);
-	if (ret)
-		return ret;
-	if (ops && ops->charge) {
-		ret = ops->charge(ctx);
-		if (ret)
-			return ret;
-	}
-	ret = klog_ns_create(ctx->ns, &p, &child);
-	if (ret) {
-		if (ops && ops->uncharge)
-			ops->uncharge(ctx);
-		return ret;
-	}
-	if (ops && ops->enter) {
-		ops->enter(ctx, child);
-	} else {
-		klog_ns_put(ctx->ns);
-		ctx->ns = child;
-	}
-	return 0;
-}
-
-/**
  * klog_syslog() - do_syslog() on the caller's namespace.
  * @ctx:  the caller; ctx->scratch must hold KLOG_MESSAGE_MAX bytes for the
  *        read actions.
  * @type: KLOG_SYSLOG_ACTION_*.
- * @buf:  the caller's buffer (reached only through ops->copy_to), or the
- *        tag for NEW_NS.
- * @len:  its length, the console level, or the ring size for NEW_NS.
+ * @buf:  the caller's buffer (reached only through ops->copy_to).
+ * @len:  its length, or the console level.
  *
  * Context: process context; READ may sleep unless ctx->nonblock.
- * Return: as Linux 6.12: bytes read, a size, 0, or -EPERM, -EINVAL,
- * -EFAULT, -EAGAIN (nonblocking READ), -ERESTARTSYS, and for NEW_NS
- * -ENOSPC or -ENOMEM.
+ * Return: as Linux 6.12: bytes read, a size, 0, or -EPERM, -EINVAL
+ * (also for an unknown action), -EFAULT, -EAGAIN (nonblocking READ),
+ * -ERESTARTSYS.
  */
 int klog_syslog(struct klog_syslog_ctx *ctx, int type, char *buf, int len)
 {
@@ -378,9 +287,6 @@ int klog_syslog(struct klog_syslog_ctx *ctx, int type, char *buf, int len)
 	struct klog_config *cfg = ns->cfg;
 	kl_irqflags_t flags;
 	int error;
-
-	if (type == KLOG_SYSLOG_ACTION_NEW_NS)
-		return syslog_new_ns(ctx, buf, len);
 
 	error = ctx->checked ? 0 : klog_syslog_check(ctx, type);
 	if (error)

@@ -389,7 +389,7 @@ static void no_alloc_anywhere(void)
 	klog_ns_get_tag(parent, buf);
 	CHECK(klog_ns_set_tag(parent, "again") == -EBUSY);
 	CHECK(klog_ns_set_tag(fresh, "fresh") == 0);
-	for (t = 0; t <= 10; t++)
+	for (t = -1; t <= 12; t++)	/* the unknown -1, 11, 12 too */
 		klog_syslog(&ctx, t, buf, t == 8 ? 4 : (int)sizeof(buf));
 	CHECK(klog_kmsg_open(f, &ctx, KLOG_KMSG_READ | KLOG_KMSG_WRITE) == 0);
 	klog_kmsg_write(f, "<5>written\n", 11, "fault");

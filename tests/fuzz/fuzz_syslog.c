@@ -85,8 +85,6 @@ static void do_syslog(struct klog_syslog_ctx *ctx, struct in *in)
 	bool perm;
 	int ret;
 
-	if (type == KLOG_SYSLOG_ACTION_NEW_NS)
-		return;
 	if (type == KLOG_SYSLOG_ACTION_CONSOLE_LEVEL)
 		len = (int)(raw % 12) - 2;
 	st.buf_len = len > 0 ? len : 0;

@@ -20,7 +20,7 @@
 #define NSEC 1000000000ull
 #endif
 
-static char init_userns, child_userns, other_userns;
+static char init_userns, child_userns;
 
 static u64 now_ns;
 
@@ -109,11 +109,10 @@ static const struct klog_syslog_ops t_ops = {
 };
 
 /* The ctx owns a reference on its namespace (caller_fini() drops it). */
-static inline void caller_init(struct tcaller *c, struct klog_ns *ns, void *user_ns)
+static inline void caller_init(struct tcaller *c, struct klog_ns *ns)
 {
 	memset(c, 0, sizeof(*c));
 	c->ctx.ns = klog_ns_get(ns);
-	c->ctx.user_ns = user_ns;
 	c->ctx.source = KLOG_FROM_READER;
 	c->ctx.nonblock = true;
 	c->ctx.ops = &t_ops;

@@ -51,7 +51,7 @@ static int setup(void **state)
 	root = NULL;
 	if (klog_ns_create(NULL, &p, &root))
 		return -1;
-	caller_init(&me, root, &init_userns);
+	caller_init(&me, root);
 	grant(&me, &init_userns);
 	memset(&f, 0, sizeof(f));
 	memset(&g, 0, sizeof(g));
@@ -135,7 +135,7 @@ static void open_binds_namespace_and_holds_reference(void **state)
 	struct tcaller c;
 
 	(void)state;
-	caller_init(&c, child, &child_userns);
+	caller_init(&c, child);
 	grant(&c, &child_userns);
 	klog_ns_printk(root, "\0016host\n");
 	klog_ns_printk(child, "\0016hello\n");
@@ -165,7 +165,7 @@ static void open_starts_at_first_record(void **state)
 	unsigned int i;
 
 	(void)state;
-	caller_init(&c, child, &child_userns);
+	caller_init(&c, child);
 	for (i = 0; i < 300; i++)
 		klog_ns_printk(child, "\0016msg %03u\n", i);
 	assert_true(child->ring.first_seq > 0);
@@ -185,7 +185,7 @@ static void open_read_denied_by_dmesg_restrict(void **state)
 	struct tcaller u;
 
 	(void)state;
-	caller_init(&u, root, &other_userns);
+	caller_init(&u, root);
 	klog_ns_printk(root, "\0016hello\n");
 	/* Unrestricted, anybody may read. */
 	open_rw(&f, &u);
@@ -262,7 +262,7 @@ static void open_asks_each_hook_once(void **state)
 	for (dr = 0; dr < 2; dr++) {
 		klog_ns_set_dmesg_restrict(root, dr);
 		for (priv = 0; priv < 2; priv++) {
-			caller_init(&c, root, &other_userns);
+			caller_init(&c, root);
 			if (priv)
 				grant(&c, &init_userns);
 			for (i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
@@ -309,7 +309,7 @@ static void open_security_error_refuses_readers(void **state)
 	expect_open_hooks(&me, KLOG_KMSG_READ, -EIO, "s");
 	klog_ns_set_dmesg_restrict(root, 1);
 	expect_open_hooks(&me, KLOG_KMSG_READ, -EIO, "cs");
-	caller_init(&u, root, &other_userns);
+	caller_init(&u, root);
 	u.sec_ret = -EACCES;
 	expect_open_hooks(&u, KLOG_KMSG_READ, -EPERM, "c");
 	caller_fini(&u);
@@ -328,7 +328,7 @@ static void open_checked_asks_no_hook(void **state)
 	(void)state;
 	klog_ns_printk(root, "\0016hello\n");
 	klog_ns_set_dmesg_restrict(root, 1);
-	caller_init(&u, root, &other_userns);
+	caller_init(&u, root);
 	u.sec_ret = -EACCES;
 	u.ctx.checked = true;
 	hooks_reset(&u);
@@ -400,7 +400,7 @@ static void read_epipe_once_after_overwrite(void **state)
 	u64 first;
 
 	(void)state;
-	caller_init(&c, child, &child_userns);
+	caller_init(&c, child);
 	open_rw(&f, &c);
 	klog_ns_printk(child, "\0016msg 000\n");
 	expect_rec(&f, "6,0,1000000,-;msg 000\n");
@@ -434,7 +434,7 @@ static void read_epipe_checked_before_size(void **state)
 	unsigned int i;
 
 	(void)state;
-	caller_init(&c, child, &child_userns);
+	caller_init(&c, child);
 	open_rw(&f, &c);
 	for (i = 0; i < 300; i++)
 		klog_ns_printk(child, "\0016msg %03u\n", i);
@@ -817,7 +817,7 @@ static void ratelimit_separate_namespaces(void **state)
 	int i;
 
 	(void)state;
-	caller_init(&c, child, &child_userns);
+	caller_init(&c, child);
 	open_rw(&f, &me);
 	open_rw(&g, &c);
 	for (i = 0; i < 11; i++)
@@ -859,7 +859,7 @@ static void ratelimit_note_copied_only_under_policy_all(void **state)
 
 	(void)state;
 	assert_int_equal(child->id, 2);
-	caller_init(&c, child, &child_userns);
+	caller_init(&c, child);
 	grant(&c, &child_userns);
 	open_rw(&g, &c);
 	open_rw(&f, &me);
@@ -932,7 +932,7 @@ static void default_policy_copies_nothing(void **state)
 	assert_int_equal(cfg.propagate, KLOG_PROPAGATE_NONE);
 	child = mk_child(root, &child_userns, "c", 4096);
 	grand = mk_child(child, &child_userns, NULL, 4096);
-	caller_init(&c, child, &child_userns);
+	caller_init(&c, child);
 	grant(&c, &child_userns);
 	open_rw(&g, &c);
 	klog_ns_printk(child, "\0013kernel in the child\n");
@@ -1010,7 +1010,7 @@ static void poll_states(void **state)
 	unsigned int i;
 
 	(void)state;
-	caller_init(&c, child, &child_userns);
+	caller_init(&c, child);
 	open_rw(&f, &c);
 	assert_int_equal(klog_kmsg_poll(&f), 0);
 	expect_wr(&f, "<6>one\n");
@@ -1034,7 +1034,7 @@ static void poll_states(void **state)
 
 static void proc_init(struct tcaller *p, bool privileged)
 {
-	caller_init(p, root, privileged ? &init_userns : &other_userns);
+	caller_init(p, root);
 	p->ctx.source = KLOG_FROM_PROC;
 	if (privileged)
 		grant(p, &init_userns);

@@ -51,7 +51,7 @@ static int setup(void **state)
 	root = NULL;
 	if (klog_ns_create(NULL, &p, &root))
 		return -1;
-	caller_init(&me, root, &init_userns);
+	caller_init(&me, root);
 	grant(&me, &init_userns);
 	return 0;
 }
@@ -106,7 +106,7 @@ static void perm_checked_before_arguments(void **state)
 	struct tcaller u;
 
 	(void)state;
-	caller_init(&u, root, &other_userns);
+	caller_init(&u, root);
 	assert_int_equal(klog_syslog(&u.ctx, KLOG_SYSLOG_ACTION_READ, out, -1),
 			 -EPERM);
 	assert_int_equal(klog_syslog(&u.ctx, KLOG_SYSLOG_ACTION_READ, NULL, 8),
@@ -129,14 +129,14 @@ static void perm_unprivileged_matrix(void **state)
 		KLOG_SYSLOG_ACTION_READ, KLOG_SYSLOG_ACTION_READ_CLEAR,
 		KLOG_SYSLOG_ACTION_CLEAR, KLOG_SYSLOG_ACTION_CONSOLE_OFF,
 		KLOG_SYSLOG_ACTION_CONSOLE_ON, KLOG_SYSLOG_ACTION_CONSOLE_LEVEL,
-		KLOG_SYSLOG_ACTION_SIZE_UNREAD, -1, 12, 100,
+		KLOG_SYSLOG_ACTION_SIZE_UNREAD, -1, 11, 12, 100,
 	};
 	struct tcaller u;
 	size_t i;
 
 	(void)state;
 	log_three(root, 1);
-	caller_init(&u, root, &other_userns);
+	caller_init(&u, root);
 	for (i = 0; i < sizeof(denied) / sizeof(denied[0]); i++)
 		assert_int_equal(sys(&u, denied[i], 100), -EPERM);
 	/* READ_ALL and SIZE_BUFFER are free unless dmesg_restrict... */
@@ -158,7 +158,7 @@ static void perm_dmesg_restrict(void **state)
 	(void)state;
 	log_three(root, 1);
 	klog_ns_set_dmesg_restrict(root, 1);
-	caller_init(&u, root, &other_userns);
+	caller_init(&u, root);
 	assert_int_equal(sys(&u, KLOG_SYSLOG_ACTION_READ_ALL, 100), -EPERM);
 	assert_int_equal(sys(&u, KLOG_SYSLOG_ACTION_SIZE_BUFFER, 0), -EPERM);
 	/* Restricted: the argument check comes after the permission. */
@@ -179,8 +179,8 @@ static void perm_dmesg_restrict_per_namespace(void **state)
 	klog_ns_printk(child, "\0016hello\n");
 	klog_ns_set_dmesg_restrict(root, 1);
 	assert_int_equal(child->dmesg_restrict, 0);
-	caller_init(&in_child, child, &other_userns);
-	caller_init(&in_root, root, &other_userns);
+	caller_init(&in_child, child);
+	caller_init(&in_root, root);
 	expect_out(sys(&in_child, KLOG_SYSLOG_ACTION_READ_ALL, 100), HELLO);
 	assert_int_equal(sys(&in_root, KLOG_SYSLOG_ACTION_READ_ALL, 100),
 			 -EPERM);
@@ -211,7 +211,7 @@ static void perm_dmesg_restrict_inherited_at_creation(void **state)
 	/* Later changes of the parent do not reach the child. */
 	klog_ns_set_dmesg_restrict(root, 0);
 	assert_int_equal(child->dmesg_restrict, 1);
-	caller_init(&u, child, &other_userns);
+	caller_init(&u, child);
 	assert_int_equal(sys(&u, KLOG_SYSLOG_ACTION_READ_ALL, 10), -EPERM);
 	caller_fini(&u);
 	/* Neither do the sysctls set after the creation. */
@@ -235,9 +235,9 @@ static void perm_is_over_the_namespace_owner(void **state)
 	(void)state;
 	klog_ns_printk(child, "\0016hello\n");
 	klog_ns_printk(root, "\0016hello\n");
-	caller_init(&c_in_child, child, &child_userns);
+	caller_init(&c_in_child, child);
 	grant(&c_in_child, &child_userns);
-	caller_init(&c_in_root, root, &child_userns);
+	caller_init(&c_in_root, root);
 	grant(&c_in_root, &child_userns);
 
 	expect_out(sys(&c_in_child, KLOG_SYSLOG_ACTION_READ, 100), HELLO);
@@ -262,7 +262,7 @@ static void proc_source_skips_the_check(void **state)
 
 	(void)state;
 	log_three(root, 2);
-	caller_init(&u, root, &other_userns);
+	caller_init(&u, root);
 	u.ctx.source = KLOG_FROM_PROC;
 	/* /proc/kmsg checks at open (OPEN), not on each read. */
 	assert_int_equal(sys(&u, KLOG_SYSLOG_ACTION_OPEN, 0), -EPERM);
@@ -321,7 +321,7 @@ static void perm_hooks_asked_once_per_action(void **state)
 	for (dr = 0; dr < 2; dr++) {
 		klog_ns_set_dmesg_restrict(root, dr);
 		for (priv = 0; priv < 2; priv++) {
-			caller_init(&u, root, &other_userns);
+			caller_init(&u, root);
 			if (priv)
 				grant(&u, &init_userns);
 			log_three(root, 2);
@@ -360,9 +360,9 @@ static void perm_proc_source_asks_the_security_hook_only(void **state)
 	int dr, type, ret;
 
 	(void)state;
-	caller_init(&u, root, &other_userns);
+	caller_init(&u, root);
 	u.ctx.source = KLOG_FROM_PROC;
-	caller_init(&p, root, &init_userns);
+	caller_init(&p, root);
 	p.ctx.source = KLOG_FROM_PROC;
 	grant(&p, &init_userns);
 	for (dr = 0; dr < 2; dr++) {
@@ -402,7 +402,7 @@ static void perm_security_error_returned_nothing_done(void **state)
 
 	(void)state;
 	log_three(root, 3);
-	caller_init(&p, root, &init_userns);
+	caller_init(&p, root);
 	grant(&p, &init_userns);
 	p.sec_ret = -EACCES;
 	memset(out, 'x', sizeof(out));
@@ -438,7 +438,7 @@ static void perm_security_error_returned_nothing_done(void **state)
 		   HELLO WORLD AGAIN);
 
 	/* No capability: -EPERM, and the module is never asked. */
-	caller_init(&u, root, &other_userns);
+	caller_init(&u, root);
 	u.sec_ret = -EACCES;
 	for (type = 0; type < NACTIONS; type++) {
 		hooks_reset(&u);
@@ -477,7 +477,7 @@ static void perm_checked_asks_no_hook(void **state)
 	(void)state;
 	log_three(root, 3);
 	klog_ns_set_dmesg_restrict(root, 1);
-	caller_init(&u, root, &other_userns);
+	caller_init(&u, root);
 	u.sec_ret = -EACCES;
 	/* Unchecked, this caller gets nothing. */
 	assert_int_equal(sys(&u, KLOG_SYSLOG_ACTION_READ, 100), -EPERM);
@@ -497,7 +497,7 @@ static void perm_checked_asks_no_hook(void **state)
 
 	/* In a child, privileged there only. */
 	klog_ns_printk(child, "\0016hello\n");
-	caller_init(&c, child, &child_userns);
+	caller_init(&c, child);
 	grant(&c, &child_userns);
 	c.ctx.checked = true;
 	c.sec_ret = -EACCES;
@@ -572,9 +572,24 @@ static void read_actions_len_zero(void **state)
 
 static void unknown_actions_einval(void **state)
 {
+	struct klog_ns_stats st;
+
 	(void)state;
 	assert_int_equal(sys(&me, -1, 10), -EINVAL);
 	assert_int_equal(sys(&me, 12, 10), -EINVAL);
+	/*
+	 * 11 is unknown too, as upstream: a namespace is created with
+	 * unshare(CLONE_NEWSYSLOG).  With a tag, a size or NULL, nothing is
+	 * created, stored or moved.
+	 */
+	strcpy(out, "web");
+	assert_int_equal(sys(&me, 11, 8192), -EINVAL);
+	assert_int_equal(klog_syslog(&me.ctx, 11, NULL, 0), -EINVAL);
+	assert_ptr_equal(me.ctx.ns, root);
+	assert_int_equal(kl_ref_read(&root->ref), 2);
+	assert_int_equal(cfg.next_id, 2);
+	klog_ns_get_stats(root, &st);
+	assert_int_equal(st.stored, 0);
 	assert_int_equal(sys(&me, 0x7fffffff, 10), -EINVAL);
 	assert_int_equal(sys(&me, KLOG_SYSLOG_ACTION_OPEN, 0), 0);
 	assert_int_equal(sys(&me, KLOG_SYSLOG_ACTION_CLOSE, 0), 0);
@@ -848,7 +863,7 @@ static void console_from_child_needs_root_privilege(void **state)
 	struct tcaller c;
 
 	(void)state;
-	caller_init(&c, child, &child_userns);
+	caller_init(&c, child);
 	grant(&c, &child_userns);
 	assert_int_equal(sys(&c, KLOG_SYSLOG_ACTION_CONSOLE_OFF, 0), -EPERM);
 	assert_int_equal(sys(&c, KLOG_SYSLOG_ACTION_CONSOLE_ON, 0), -EPERM);
@@ -880,7 +895,7 @@ static void size_unread_bytes_and_records(void **state)
 	struct tcaller proc;
 
 	(void)state;
-	caller_init(&proc, root, &init_userns);
+	caller_init(&proc, root);
 	proc.ctx.source = KLOG_FROM_PROC;
 	log_three(root, 2);
 	assert_int_equal(sys(&me, KLOG_SYSLOG_ACTION_SIZE_UNREAD, 0), 48);
@@ -924,7 +939,7 @@ static void size_buffer_is_ring_size(void **state)
 	assert_int_equal(sys(&me, KLOG_SYSLOG_ACTION_SIZE_BUFFER, 0), 16384);
 	/* A new namespace's ring, then kernel.syslog_ns_size written. */
 	child = mk_child(root, &child_userns, NULL, 0);
-	caller_init(&c, child, &child_userns);
+	caller_init(&c, child);
 	grant(&c, &child_userns);
 	assert_int_equal(sys(&c, KLOG_SYSLOG_ACTION_SIZE_BUFFER, 0), 65536);
 	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
@@ -959,7 +974,7 @@ static void read_skips_ahead_after_overwrite(void **state)
 	int got;
 
 	(void)state;
-	caller_init(&c, child, &child_userns);
+	caller_init(&c, child);
 	grant(&c, &child_userns);
 	flood(&c, 0, 300);
 	first = child->ring.first_seq;
@@ -987,7 +1002,7 @@ static void loss_resets_partial_read(void **state)
 	char want[64];
 
 	(void)state;
-	caller_init(&c, child, &child_userns);
+	caller_init(&c, child);
 	grant(&c, &child_userns);
 	flood(&c, 0, 1);
 	expect_out(sys(&c, KLOG_SYSLOG_ACTION_READ, 5), "<6>[ ");
@@ -1012,7 +1027,7 @@ static void read_all_after_clear_point_lost(void **state)
 	int got;
 
 	(void)state;
-	caller_init(&c, child, &child_userns);
+	caller_init(&c, child);
 	grant(&c, &child_userns);
 	flood(&c, 0, 1);
 	assert_int_equal(sys(&c, KLOG_SYSLOG_ACTION_CLEAR, 0), 0);
@@ -1084,7 +1099,7 @@ static void create_then_set_tag_and_size(void **state)
 	assert_int_equal(kl_ref_read(&root->ref), 3);
 	assert_int_equal(kl_ref_read(&child->ref), 1);
 
-	caller_init(&c, child, &child_userns);
+	caller_init(&c, child);
 	grant(&c, &child_userns);
 	assert_int_equal(sys(&c, KLOG_SYSLOG_ACTION_SIZE_BUFFER, 0), 8192);
 	klog_ns_printk(child, "\0016hello\n");
@@ -1194,7 +1209,7 @@ static void tag_and_size_ebusy_after_first_record(void **state)
 	log_three(child, 1);
 	assert_int_equal(child->ring.next_seq, 1);
 	expect_busy(child, "web", 8192);
-	caller_init(&c, child, &child_userns);
+	caller_init(&c, child);
 	grant(&c, &child_userns);
 	/* The record is still there, with the label it was stored under. */
 	expect_out(sys(&c, KLOG_SYSLOG_ACTION_READ_ALL, 100), HELLO);
@@ -1231,7 +1246,7 @@ static void tag_and_size_ebusy_while_line_pending(void **state)
 	assert_true(child->cont.pending);
 	expect_busy(child, "c", 4096);
 	/* The pending line is not lost: a reader commits it. */
-	caller_init(&c, child, &child_userns);
+	caller_init(&c, child);
 	grant(&c, &child_userns);
 	expect_out(sys(&c, KLOG_SYSLOG_ACTION_READ_ALL, 100),
 		   "<6>[    1.000000] part one\n");
@@ -1285,7 +1300,7 @@ static void resize_keeps_readers_opened_before(void **state)
 	ssize_t n;
 
 	(void)state;
-	caller_init(&c, child, &child_userns);
+	caller_init(&c, child);
 	grant(&c, &child_userns);
 	memset(&kf, 0, sizeof(kf));
 	assert_int_equal(klog_kmsg_open(&kf, &c.ctx, KLOG_KMSG_READ), 0);
@@ -1327,7 +1342,7 @@ static void resize_enomem_keeps_old_ring(void **state)
 	assert_ptr_equal(child->ring.buf, buf);
 	expect_tag(child, "c");
 	/* The old ring works, and the namespace is still unused. */
-	caller_init(&c, child, &child_userns);
+	caller_init(&c, child);
 	grant(&c, &child_userns);
 	assert_int_equal(sys(&c, KLOG_SYSLOG_ACTION_SIZE_BUFFER, 0), 4096);
 	assert_int_equal(klog_ns_resize(child, 8192), 0);
@@ -1352,13 +1367,13 @@ static void child_is_isolated(void **state)
 	struct klog_ns *child;
 
 	(void)state;
-	caller_init(&host, root, &init_userns);
+	caller_init(&host, root);
 	grant(&host, &init_userns);
 	log_three(root, 1);
 	child = mk_child(root, &child_userns, NULL, 0);
 	assert_int_equal(klog_ns_set_tag(child, "web"), 0);
 	assert_int_equal(klog_ns_resize(child, 4096), 0);
-	caller_init(&c, child, &child_userns);
+	caller_init(&c, child);
 	grant(&c, &child_userns);
 	/* Nothing of the host log shows in the child. */
 	assert_int_equal(sys(&c, KLOG_SYSLOG_ACTION_READ_ALL, 100), 0);

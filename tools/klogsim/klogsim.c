@@ -3,11 +3,13 @@
  * klogsim - drive libklog from a script and show what each namespace's
  * clients see.  The language is described in docs/klogsim.md.
  *
- * Every namespace stands for a container: a user namespace that owns a
- * syslog namespace.  Commands run "as" a namespace's root (privileged) or
- * as an unprivileged user there ("priv NAME off").  Time is virtual: it
- * starts at 1 s and every script line advances it by 1 ms ("sleep MS"
- * adds more), so the output is the same on every run.
+ * Every namespace made with "ns" stands for a container: a user namespace
+ * that owns a syslog namespace ("unshare" adds a nested log in the same
+ * user namespace; "sysctl" sets a log's tag and size before its first
+ * record, as the kernel does).  Commands run "as" a namespace's root
+ * (privileged) or as an unprivileged user there ("priv NAME off").  Time
+ * is virtual: it starts at 1 s and every script line advances it by 1 ms
+ * ("sleep MS" adds more), so the output is the same on every run.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -29,7 +31,7 @@ struct sim_ns {
 	struct sim_ns *parent;	/* the creator (owner of the parent log) */
 	struct sim_ns *user;	/* the entry that stands for its user ns */
 	bool privileged;	/* root in its user namespace */
-	int created;		/* namespaces created, for the quota */
+	int created;		/* namespaces it unshared, for the quota */
 };
 
 struct sim_fd {
@@ -79,7 +81,8 @@ static const char *errname(long e)
 	static const struct { int e; const char *n; } t[] = {
 		{ EPERM, "EPERM" }, { EINVAL, "EINVAL" }, { EAGAIN, "EAGAIN" },
 		{ EPIPE, "EPIPE" }, { ESPIPE, "ESPIPE" }, { ENOMEM, "ENOMEM" },
-		{ ENOSPC, "ENOSPC" }, { EFAULT, "EFAULT" },
+		{ ENOSPC, "ENOSPC" }, { EFAULT, "EFAULT" }, { EBUSY, "EBUSY" },
+		{ EACCES, "EACCES" },
 	};
 	size_t i;
 
@@ -135,11 +138,13 @@ static struct sim_fd *find_fd(const char *name, bool create)
 	return &sim.fd[slot];
 }
 
-/* CAP over @owner: privileged, and @owner is the caller or its creation. */
-static bool sim_capable(const struct klog_syslog_ctx *ctx, void *owner,
-			int cap)
+/*
+ * Root over the user namespace @owner: @me is privileged and @owner is
+ * its own user namespace or one created below it.
+ */
+static bool root_over(const struct sim_ns *me, const struct sim_ns *owner)
 {
-	struct sim_ns *me = ctx->priv, *o;
+	const struct sim_ns *o;
 
 	if (!me->privileged)
 		return false;
@@ -149,49 +154,22 @@ static bool sim_capable(const struct klog_syslog_ctx *ctx, void *owner,
 	return false;
 }
 
-static int sim_charge(const struct klog_syslog_ctx *ctx)
+/* Any capability over @owner: root there. */
+static bool sim_capable(const struct klog_syslog_ctx *ctx, void *owner,
+			int cap)
 {
-	struct sim_ns *me = ctx->priv;
-
-	if (me->created >= sim.quota)
-		return -ENOSPC;
-	me->created++;
-	return 0;
-}
-
-static void sim_uncharge(const struct klog_syslog_ctx *ctx)
-{
-	struct sim_ns *me = ctx->priv;
-
-	me->created--;
-}
-
-/* NEW_NS moves "the caller": here the new namespace gets its own entry. */
-static void sim_enter(struct klog_syslog_ctx *ctx, struct klog_ns *child)
-{
-	struct sim_ns *me = ctx->priv;
-	struct sim_ns *n = &sim.ns[sim.nr_ns++];
-
-	/* Same user namespace, new syslog namespace. */
-	n->ns = child;
-	n->parent = me;
-	n->user = me->user;
-	n->privileged = me->privileged;
-	ctx->ns = child;
+	(void)cap;
+	return root_over(ctx->priv, owner);
 }
 
 static const struct klog_syslog_ops sim_ops = {
 	.capable = sim_capable,
-	.charge = sim_charge,
-	.uncharge = sim_uncharge,
-	.enter = sim_enter,
 };
 
 static void make_ctx(struct klog_syslog_ctx *ctx, struct sim_ns *who)
 {
 	memset(ctx, 0, sizeof(*ctx));
 	ctx->ns = who->ns;
-	ctx->user_ns = who->user;
 	ctx->nonblock = true;
 	ctx->ops = &sim_ops;
 	ctx->priv = who;
@@ -284,35 +262,59 @@ static long parse_num(const char *s, bool *ok)
 	return v;
 }
 
+static bool ns_exists(const char *name)
+{
+	int i;
+
+	for (i = 0; i < sim.nr_ns; i++)
+		if (sim.ns[i].ns && !strcmp(sim.ns[i].name, name))
+			return true;
+	return false;
+}
+
+/* kernel.syslog_ns_size=@v: an unsigned int sysctl. */
+static int write_size(struct klog_ns *ns, long v)
+{
+	if (v < 0 || v > 0xffffffffL)
+		return -EINVAL;
+	return klog_ns_resize(ns, (u32)v);
+}
+
 static int cmd_ns(char **argv, int argc)
 {
 	struct sim_ns *parent = &sim.ns[0], *n;
 	struct klog_ns_params p = { 0 };
-	bool ok = true;
+	const char *tag = NULL, *step = NULL;
+	bool ok = true, sized = false;
+	long size = 0;
 	int i, ret;
 
 	if (argc < 2)
 		return fail("usage: ns NAME [parent=P] [size=N] [tag=T]"), 0;
 	if (sim.nr_ns >= MAX_NS)
 		return fail("too many namespaces"), 0;
-	for (i = 0; i < sim.nr_ns; i++)
-		if (sim.ns[i].ns && !strcmp(sim.ns[i].name, argv[1]))
-			return fail("namespace '%s' exists", argv[1]), 0;
+	if (ns_exists(argv[1]))
+		return fail("namespace '%s' exists", argv[1]), 0;
 	for (i = 2; i < argc && ok; i++) {
-		if (!strncmp(argv[i], "parent=", 7))
+		if (!strncmp(argv[i], "parent=", 7)) {
 			parent = find_ns(argv[i] + 7);
-		else if (!strncmp(argv[i], "size=", 5))
-			p.size = parse_num(argv[i] + 5, &ok);
-		else if (!strncmp(argv[i], "tag=", 4))
-			p.tag = argv[i] + 4;
-		else
+		} else if (!strncmp(argv[i], "size=", 5)) {
+			size = parse_num(argv[i] + 5, &ok);
+			sized = true;
+		} else if (!strncmp(argv[i], "tag=", 4)) {
+			tag = argv[i] + 4;
+		} else {
 			return fail("unknown option '%s'", argv[i]), 0;
+		}
 		if (!parent)
 			return 0;
 	}
 	if (!ok)
 		return 0;
-	/* As a process that unshared a user namespace: syslog(11, ...). */
+	/*
+	 * A process in P: unshare(CLONE_NEWUSER | CLONE_NEWSYSLOG), then, as
+	 * root there, kernel.syslog_ns_size and kernel.syslog_ns_tag.
+	 */
 	n = &sim.ns[sim.nr_ns];
 	memset(n, 0, sizeof(*n));
 	snprintf(n->name, sizeof(n->name), "%s", argv[1]);
@@ -322,11 +324,126 @@ static int cmd_ns(char **argv, int argc)
 	p.owner = n;
 	ret = klog_ns_create(parent->ns, &p, &n->ns);
 	if (ret) {
-		printf("ns %s: syslog(SYSLOG_ACTION_NEW_NS) failed: %s\n",
+		printf("ns %s: unshare(CLONE_NEWSYSLOG) failed: %s\n",
 		       argv[1], errname(ret));
 		return 0;
 	}
+	if (sized) {
+		ret = write_size(n->ns, size);
+		step = "kernel.syslog_ns_size";
+	}
+	if (!ret && tag) {
+		ret = klog_ns_set_tag(n->ns, tag);
+		step = "kernel.syslog_ns_tag";
+	}
+	if (ret) {
+		/* The container does not start: its namespace goes. */
+		printf("ns %s: sysctl %s failed: %s\n", argv[1], step,
+		       errname(ret));
+		klog_ns_put(n->ns);
+		n->ns = NULL;
+		return 0;
+	}
 	sim.nr_ns++;
+	return 0;
+}
+
+/*
+ * unshare(CLONE_NEWSYSLOG) by a process in NAME: a child of NAME's log in
+ * the same user namespace, called CHILD (default NAME/new).  It needs
+ * root in that user namespace (CAP_SYSLOG there, design S2) and counts
+ * against the quota of the entry that unshares.
+ */
+static int cmd_unshare(char **argv, int argc)
+{
+	struct klog_ns_params p = { 0 };
+	struct sim_ns *me, *n;
+	char name[sizeof(n->name)];
+	int ret;
+
+	if (argc < 2 || argc > 3)
+		return fail("usage: unshare NAME [CHILD]"), 0;
+	me = find_ns(argv[1]);
+	if (!me)
+		return 0;
+	if (sim.nr_ns >= MAX_NS)
+		return fail("too many namespaces"), 0;
+	if (argc == 3)
+		snprintf(name, sizeof(name), "%s", argv[2]);
+	else
+		snprintf(name, sizeof(name), "%.27s/new", me->name);
+	if (ns_exists(name))
+		return fail("namespace '%s' exists", name), 0;
+	printf("unshare(CLONE_NEWSYSLOG) in %s, as %s:\n", me->name, name);
+	n = &sim.ns[sim.nr_ns];
+	if (!me->privileged) {
+		ret = -EPERM;
+	} else if (me->created >= sim.quota) {
+		ret = -ENOSPC;
+	} else {
+		memset(n, 0, sizeof(*n));
+		p.owner = me->user;
+		ret = klog_ns_create(me->ns, &p, &n->ns);
+	}
+	result(ret);
+	if (ret)
+		return 0;
+	snprintf(n->name, sizeof(n->name), "%s", name);
+	n->parent = me;
+	n->user = me->user;
+	n->privileged = me->privileged;
+	me->created++;
+	sim.nr_ns++;
+	return 0;
+}
+
+/*
+ * NAME's own kernel.syslog_ns_tag or kernel.syslog_ns_size, read or
+ * written by a process in NAME.  The files belong to root in the
+ * namespace's owner user namespace (EACCES for anyone else); the
+ * library says the rest (EINVAL, EBUSY once NAME has logged).
+ */
+static int cmd_sysctl(char **argv, int argc)
+{
+	char tag[KLOG_TAG_MAX + 1];
+	const char *val;
+	struct sim_ns *n;
+	bool size, ok = true;
+	long v = 0;
+	int ret;
+
+	if (argc < 3 || argc > 4 || (strcmp(argv[2], "syslog_ns_tag") &&
+				     strcmp(argv[2], "syslog_ns_size")))
+		return fail("usage: sysctl NAME syslog_ns_tag|syslog_ns_size "
+			    "[VALUE]"), 0;
+	n = find_ns(argv[1]);
+	if (!n)
+		return 0;
+	size = !strcmp(argv[2], "syslog_ns_size");
+	if (argc == 3) {
+		printf("sysctl kernel.%s in %s:\n", argv[2], n->name);
+		klog_ns_get_tag(n->ns, tag);
+		if (size)
+			printf("  = %u\n", n->ns->ring.size);
+		else
+			printf("  = %s\n", tag);
+		return 0;
+	}
+	val = argv[3];
+	if (size)
+		v = parse_num(val, &ok);
+	else if (!strcmp(val, "\"\""))
+		val = "";
+	if (!ok)
+		return 0;
+	printf("sysctl kernel.%s=%s in %s:\n", argv[2], val, n->name);
+	if (!root_over(n, n->ns->owner))
+		ret = -EACCES;
+	else if (size)
+		ret = write_size(n->ns, v);
+	else
+		ret = klog_ns_set_tag(n->ns, val);
+	result(ret);
 	return 0;
 }
 
@@ -392,26 +509,18 @@ static int cmd_syslog(char **argv, int argc)
 	struct sim_ns *n;
 	bool ok = true;
 	long action, len = 0, ret;
-	char *arg = NULL;
+	char *arg = buf;
 
 	if (argc < 3)
-		return fail("usage: syslog NAME ACTION [LEN|TAG SIZE]"), 0;
+		return fail("usage: syslog NAME ACTION [LEN [null]]"), 0;
 	n = find_ns(argv[1]);
 	if (!n)
 		return 0;
 	action = parse_num(argv[2], &ok);
-	if (ok && action == KLOG_SYSLOG_ACTION_NEW_NS && sim.nr_ns >= MAX_NS)
-		return fail("too many namespaces"), 0;
-	if (ok && action == KLOG_SYSLOG_ACTION_NEW_NS) {
-		arg = argc > 3 && strcmp(argv[3], "-") ? argv[3] : NULL;
-		len = argc > 4 ? parse_num(argv[4], &ok) : 0;
-	} else if (ok && argc > 3) {
+	if (ok && argc > 3) {
 		len = parse_num(argv[3], &ok);
-		arg = buf;
 		if (argc > 4 && !strcmp(argv[4], "null"))
 			arg = NULL;
-	} else {
-		arg = buf;
 	}
 	if (!ok)
 		return 0;
@@ -424,9 +533,6 @@ static int cmd_syslog(char **argv, int argc)
 	result(ret);
 	if (ret > 0 && action >= 2 && action <= 4)
 		dump(n, buf, ret);
-	if (!ret && action == KLOG_SYSLOG_ACTION_NEW_NS)
-		snprintf(sim.ns[sim.nr_ns - 1].name, 32, "%.15s/%.15s",
-			 n->name, arg ? arg : "new");
 	return 0;
 }
 
@@ -697,6 +803,10 @@ static void run_line(char *line)
 		cmd_dmesg(argv, argc);
 	else if (!strcmp(argv[0], "syslog"))
 		cmd_syslog(argv, argc);
+	else if (!strcmp(argv[0], "unshare"))
+		cmd_unshare(argv, argc);
+	else if (!strcmp(argv[0], "sysctl"))
+		cmd_sysctl(argv, argc);
 	else if (!strcmp(argv[0], "set"))
 		cmd_set(argv, argc);
 	else if (!strcmp(argv[0], "stats"))

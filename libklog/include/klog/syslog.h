@@ -9,7 +9,7 @@
 #include "ns.h"
 #include "format.h"
 
-/* syslog(2) actions, as include/linux/syslog.h, plus NEW_NS. */
+/* syslog(2) actions, as include/linux/syslog.h. */
 #define KLOG_SYSLOG_ACTION_CLOSE 0
 #define KLOG_SYSLOG_ACTION_OPEN 1
 #define KLOG_SYSLOG_ACTION_READ 2
@@ -21,7 +21,6 @@
 #define KLOG_SYSLOG_ACTION_CONSOLE_LEVEL 8
 #define KLOG_SYSLOG_ACTION_SIZE_UNREAD 9
 #define KLOG_SYSLOG_ACTION_SIZE_BUFFER 10
-#define KLOG_SYSLOG_ACTION_NEW_NS 11
 
 /* Where a request comes from (upstream's SYSLOG_FROM_*). */
 #define KLOG_FROM_READER 0
@@ -42,15 +41,11 @@ struct klog_syslog_ctx;
  *            security_syslog(); 0 or a negative errno.  NULL: 0.
  * @copy_to:  copy @n bytes to the caller's buffer at @dst (user memory in
  *            the kernel).  0 or -EFAULT.  NULL: memcpy.
- * @tag_from: copy the NUL-terminated tag at @src into @dst of @size
- *            bytes.  Its length, -EINVAL if no NUL within @size, or
- *            -EFAULT.  NULL: read @src directly.
- * @charge:   account one more namespace to the caller (quota); 0 or
- *            -ENOSPC.  NULL: no quota.
- * @uncharge: undo @charge after a failed creation.
- * @enter:    move the caller into @ns (which holds a reference for it);
- *            NULL: ctx->ns is replaced and the old reference dropped.
- * @ns_ops:   hooks given to namespaces that NEW_NS creates.
+ *
+ * Creating a namespace is not a syslog action: the embedder calls
+ * klog_ns_create() or klog_ns_init() (the kernel on
+ * unshare(CLONE_NEWSYSLOG)), then klog_ns_set_tag() and klog_ns_resize()
+ * for the namespace's sysctls.
  */
 struct klog_syslog_ops {
 	bool (*capable)(const struct klog_syslog_ctx *ctx, void *owner,
@@ -58,21 +53,13 @@ struct klog_syslog_ops {
 	int (*security)(const struct klog_syslog_ctx *ctx, int type);
 	int (*copy_to)(const struct klog_syslog_ctx *ctx, char *dst,
 		       const char *src, size_t n);
-	long (*tag_from)(const struct klog_syslog_ctx *ctx, char *dst,
-			 const char *src, size_t size);
-	int (*charge)(const struct klog_syslog_ctx *ctx);
-	void (*uncharge)(const struct klog_syslog_ctx *ctx);
-	void (*enter)(struct klog_syslog_ctx *ctx, struct klog_ns *ns);
-	const struct klog_ns_ops *ns_ops;
 };
 
 /**
  * struct klog_syslog_ctx - who is asking.
- * @ns:       the caller's namespace.  With ops->enter set the ctx needs no
- *            reference of its own; with @enter NULL it must hold one, which
- *            NEW_NS drops when it replaces @ns with the child (whose
- *            reference the ctx then holds).
- * @user_ns:  the caller's own user namespace (owner of what it creates).
+ * @ns:       the caller's namespace.  The ctx takes no reference: the
+ *            caller keeps @ns alive while it uses the ctx (klog_kmsg_open()
+ *            takes one for the open file).
  * @source:   KLOG_FROM_READER (syscall) or KLOG_FROM_PROC (/proc/kmsg).
  * @nonblock: READ returns -EAGAIN instead of sleeping when nothing is
  *            unread.
@@ -86,7 +73,6 @@ struct klog_syslog_ops {
  */
 struct klog_syslog_ctx {
 	struct klog_ns *ns;
-	void *user_ns;
 	int source;
 	bool nonblock;
 	const struct klog_syslog_ops *ops;
@@ -97,9 +83,6 @@ struct klog_syslog_ctx {
 
 int klog_syslog(struct klog_syslog_ctx *ctx, int type, char *buf, int len);
 int klog_syslog_check(const struct klog_syslog_ctx *ctx, int type);
-int klog_syslog_new_ns_params(const struct klog_syslog_ctx *ctx,
-			      const char *utag, int size, char *tag,
-			      struct klog_ns_params *p);
 
 /**
  * struct klog_kmsg - one open /dev/kmsg file.
