@@ -14,7 +14,8 @@ export KCACHE
 .PHONY: all demo check deps-core deps-kernel build unit valgrind sanitize \
 	kcompile fuzz stress story kernel kernel-stock kernel-debug qemu \
 	guest guest-debug golden bench bench-smoke checkpatch bench-guest clean \
-	guest-reliability guest-reliability-debug guest-reliability-full
+	guest-reliability guest-reliability-debug guest-reliability-full \
+	bisect-check
 
 all: build
 
@@ -107,6 +108,11 @@ guest-reliability-full: kernel
 # scripts/checkpatch.pl --strict on every patch of kernel-glue/series.
 checkpatch: deps-kernel
 	kernel-glue/checkpatch.sh
+
+# Every prefix of kernel-glue/series builds (not part of check: about
+# 15 minutes with a warm ccache, an hour without).
+bisect-check: deps-kernel
+	kernel-glue/bisect-check.sh
 
 # In-guest cost ratios: /dev/kmsg writes and ns_printk (tests/guest/kmod).
 bench-guest: kernel

@@ -16,24 +16,17 @@
 # option of the fragments is then checked in .config (build fails if one
 # did not stick).
 #
-# Patched tree: $KCACHE/tree-<key>, a hard-link copy of the pristine tree
-# ($KCACHE/linux-source-6.12, never modified: GNU patch and cp
-# --remove-destination replace files instead of writing through the links)
-# prepared by kernel-glue/apply.sh when it exists (called as
-# "kernel-glue/apply.sh TREE REPO"; it copies libklog and kernel-glue/files
-# and applies the series).  Without apply.sh the fallback is:
-#   - the patches listed in kernel-glue/series applied with patch -p1,
-#   - kernel-glue/files/ copied over the tree (if present),
-#   - a snapshot of libklog/include and libklog/src at <tree>/libklog/.
-# The build gets KLOG_DIR=<tree>/libklog on the make command line either way
-# (unused when apply.sh put the sources elsewhere).
+# Patched tree: $KCACHE/tree-patched, a hard-link copy of the pristine tree
+# ($KCACHE/linux-source-6.12, never modified: GNU patch replaces files
+# instead of writing through the links) to which kernel-glue/apply.sh
+# applies the series (its first patch imports libklog/).
 # The stock build needs no copy: it uses the pristine tree with O=.
 #
 # Cache: $KCACHE/out-<key>/ (object dir, bzImage, Module.symvers for
 # out-of-tree modules, build log, timing; build/kernel/<image>.objdir
 # names it), key =
 # sha256 of the kernel version, the variant, the config fragments and, for
-# patched, kernel-glue/series, the patches, kernel-glue/files and the
+# patched, kernel-glue/series, the patches, apply.sh and the
 # libklog sources.  A finished build is reused as is.  One kernel build at
 # a time (flock on $KCACHE/build.lock), make -j$JOBS (default 2).
 set -euo pipefail
@@ -59,7 +52,7 @@ frags=("$REPO/qemu/config/base.config")
 [ "$debug" -eq 1 ] && frags+=("$REPO/qemu/config/debug.config")
 patches=()
 if [ "$variant" = patched ]; then
-	[ -f "$glue/series" ] || [ -x "$glue/apply.sh" ] ||
+	[ -f "$glue/series" ] ||
 		die "kernel-glue/series is missing: nothing to patch (use 'stock' for the unpatched kernel)"
 	if [ -f "$glue/series" ]; then
 		# quilt style: one patch file name per line, '#' comments, blank
@@ -85,9 +78,7 @@ key_inputs() {
 		(cd "$REPO" && {
 			[ ! -f kernel-glue/series ] || sha256sum kernel-glue/series
 			[ ${#patches[@]} -eq 0 ] || sha256sum "${patches[@]#"$REPO"/}"
-			[ ! -e kernel-glue/apply.sh ] || sha256sum kernel-glue/apply.sh
-			[ ! -d kernel-glue/files ] ||
-				find kernel-glue/files -type f | LC_ALL=C sort | xargs -r sha256sum
+			sha256sum kernel-glue/apply.sh
 			find libklog/include libklog/src -type f | LC_ALL=C sort | xargs sha256sum
 		})
 	fi
@@ -134,24 +125,8 @@ else
 		rm -rf "$src" "$src.tmp"
 		msg "hard-link copy of the pristine tree into $src"
 		cp -al "$KSRC" "$src.tmp"
-		if [ -x "$glue/apply.sh" ]; then
-			msg "kernel-glue/apply.sh"
-			"$glue/apply.sh" "$src.tmp" "$REPO"
-		else
-			for p in "${patches[@]}"; do
-				msg "applying ${p#"$REPO"/}"
-				patch -d "$src.tmp" -p1 --fuzz=0 --forward --batch --quiet \
-					--no-backup-if-mismatch <"$p" ||
-					die "${p#"$REPO"/} does not apply"
-			done
-			if [ -d "$glue/files" ]; then
-				msg "copying kernel-glue/files/ into the tree"
-				cp -r --remove-destination "$glue/files/." "$src.tmp/"
-			fi
-			# Snapshot of the libklog sources the key was computed from.
-			mkdir -p "$src.tmp/libklog"
-			cp -r "$REPO/libklog/include" "$REPO/libklog/src" "$src.tmp/libklog/"
-		fi
+		msg "kernel-glue/apply.sh"
+		"$glue/apply.sh" "$src.tmp" "$REPO"
 		echo "$key" >"$src.tmp/.libklog-applied"
 		mv "$src.tmp" "$src"
 	fi
@@ -175,7 +150,7 @@ if command -v ccache >/dev/null; then
 	export CCACHE_SLOPPINESS=include_file_ctime,include_file_mtime,time_macros
 	cc=(CC="ccache gcc")
 fi
-if ! make -C "$src" O="$out" -j"$JOBS" "${cc[@]}" KLOG_DIR="$src/libklog" bzImage modules >"$out/build.log" 2>&1; then
+if ! make -C "$src" O="$out" -j"$JOBS" "${cc[@]}" bzImage modules >"$out/build.log" 2>&1; then
 	grep -E 'error|Error' "$out/build.log" | head -40 >&2 || true
 	tail -20 "$out/build.log" >&2
 	die "kernel build failed; full log: $out/build.log"

@@ -23,7 +23,7 @@
 #include "klog/format.h"
 
 /* scnprintf(): like snprintf but returns what was really written. */
-__attribute__((format(printf, 3, 4)))
+__printf(3, 4)
 static size_t fmt_scn(char *buf, size_t size, const char *fmt, ...)
 {
 	va_list args;

@@ -48,7 +48,7 @@
 
 #define CONT_SIZE ((u32)sizeof(((struct klog_cont *)0)->buf))
 #define CONT_FLUSH_AT (CONT_SIZE * 80 / 100)
-#define KERN_SOH_CH '\001'
+#define KERN_SOH_CH ('\001')
 
 /**
  * klog_parse_prefix() - strip KERN_SOH prefixes as 6.12 does.

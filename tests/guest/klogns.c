@@ -10,15 +10,17 @@
  *       -u UID  drop to uid/gid UID (no supplementary groups) first
  *       -U      unshare(CLONE_NEWUSER) and map uid/gid 0 to the old ones
  *       -j NSFILE  setns(open(NSFILE), 0): join a syslog namespace
- *       -n      syslog(SYSLOG_ACTION_NEW_NS, TAG, SIZE): a new syslog
- *               namespace, which the command then runs in
+ *       -n      unshare(CLONE_NEWSYSLOG), then TAG and SIZE written to
+ *               kernel.syslog_ns_tag and kernel.syslog_ns_size (when
+ *               given): a new syslog namespace the command runs in
  *       then execvp(CMD).  A failing step prints "klogns: STEP: ERRNO"
  *       on stderr and exits with 100 + errno.
  *   klogns rc ACTION [LEN]      syslog(ACTION, NULL, LEN) (a scratch
  *                               buffer for reads): prints the result, or
  *                               the errno name (EPERM, EINVAL, ...)
  *   klogns read ACTION LEN      syslog(ACTION, buf, LEN): prints the text
- *   klogns newns TAG|- SIZE     syslog(11, TAG, SIZE): prints 0 or errno
+ *   klogns newns TAG|- SIZE     a new syslog namespace as -n: prints 0
+ *                               or the errno name of the failing step
  *   klogns kmsg [FD]            every /dev/kmsg record readable now (from
  *                               FD if given, else a fresh open), one per
  *                               line; "EPIPE" for a loss
@@ -37,6 +39,16 @@
  *                               by NS_GET_PARENT, on one line, ending
  *                               with the errno name that stopped it
  *   klogns owner NSFILE         NS_GET_USERNS: the owner's inode number
+ *   klogns nstype NSFILE        NS_GET_NSTYPE: the type, in hex
+ *   klogns sysctl NAME VALUE    write VALUE to /proc/sys/kernel/NAME:
+ *                               prints 0 or the errno name
+ *   klogns clone3 FLAGS CMD...  clone3() with FLAGS (hex) and SIGCHLD;
+ *                               the child execs CMD; exits with its
+ *                               status, or prints the errno name
+ *   klogns pidfd-setns PID FLAGS CMD...
+ *                               setns(pidfd_open(PID), FLAGS (hex)), then
+ *                               exec CMD; prints the errno name if the
+ *                               setns fails
  *   klogns flood COMM FILES LINES TEXT
  *                               as a task named COMM (prctl): open
  *                               /dev/kmsg FILES times and write LINES
@@ -47,7 +59,8 @@
  *                               (no privilege needed, unlike ping):
  *                               prints "sent" or the errno name
  *   klogns quota N SIZE [HOLD]  N child processes, each
- *                               syslog(11, NULL, SIZE) then pause: prints
+ *                               a new syslog namespace of SIZE bytes, then
+ *                               pause: prints
  *                               "created K", the errno name of the first
  *                               failure (or "none") and the kernel memory
  *                               (Slab + VmallocUsed + Percpu, KiB) the K
@@ -68,6 +81,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <linux/nsfs.h>
+#include <linux/sched.h>
 #include <sys/ioctl.h>
 #include <sys/klog.h>
 #include <sys/prctl.h>
@@ -77,7 +91,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define SYSLOG_ACTION_NEW_NS 11
+#include "syslog_ns.h"
 
 static const char *errname(int e)
 {
@@ -92,6 +106,8 @@ static const char *errname(int e)
 	case EBADF: return "EBADF";
 	case ESPIPE: return "ESPIPE";
 	case ENOENT: return "ENOENT";
+	case EBUSY: return "EBUSY";
+	case EACCES: return "EACCES";
 	default: return NULL;
 	}
 }
@@ -178,8 +194,8 @@ static int cmd_exec(int argc, char **argv)
 			die("setns", 0);
 		close(fd);
 	}
-	if (newns && sys_syslog(SYSLOG_ACTION_NEW_NS, tag, size))
-		die("syslog(SYSLOG_ACTION_NEW_NS)", 0);
+	if (newns && syslog_ns_new(tag, size))
+		die("new syslog namespace", 0);
 	execvp(argv[optind], argv + optind);
 	die(argv[optind], 127);
 	return 127;
@@ -229,7 +245,7 @@ static int cmd_newns(int argc, char **argv)
 	if (argc < 3)
 		return 2;
 	tag = strcmp(argv[1], "-") ? argv[1] : NULL;
-	if (sys_syslog(SYSLOG_ACTION_NEW_NS, tag, atol(argv[2])))
+	if (syslog_ns_new(tag, atol(argv[2])))
 		print_err(errno);
 	else
 		printf("0\n");
@@ -305,8 +321,8 @@ static int cmd_hold(int argc, char **argv)
 	if (write(fd, argv[1], strlen(argv[1])) < 0)
 		die("write /dev/kmsg", 1);
 	/* Leave the namespace: only the open file still refers to it. */
-	if (sys_syslog(SYSLOG_ACTION_NEW_NS, "other", 0))
-		die("syslog(SYSLOG_ACTION_NEW_NS)", 1);
+	if (syslog_ns_new("other", 0))
+		die("new syslog namespace", 1);
 	dump_kmsg(fd);
 	close(fd);
 	return 0;
@@ -340,7 +356,7 @@ static int cmd_churn(int argc, char **argv)
 		if (!pid) {
 			int a, b;
 
-			if (sys_syslog(SYSLOG_ACTION_NEW_NS, NULL, 4096))
+			if (syslog_ns_new(NULL, 4096))
 				_exit(1);
 			a = open("/dev/kmsg", O_RDWR);
 			b = open("/proc/kmsg", O_RDONLY | O_NONBLOCK);
@@ -422,6 +438,77 @@ static int cmd_owner(int argc, char **argv)
 	}
 	close(fd);
 	return 0;
+}
+
+static int cmd_nstype(int argc, char **argv)
+{
+	int fd, type;
+
+	if (argc < 2)
+		return 2;
+	fd = open(argv[1], O_RDONLY);
+	if (fd < 0)
+		die(argv[1], 1);
+	type = ioctl(fd, NS_GET_NSTYPE);
+	if (type < 0)
+		print_err(errno);
+	else
+		printf("0x%x\n", type);
+	close(fd);
+	return 0;
+}
+
+static int cmd_sysctl(int argc, char **argv)
+{
+	if (argc < 3)
+		return 2;
+	if (syslog_ns_sysctl(argv[1], argv[2]))
+		print_err(errno);
+	else
+		printf("0\n");
+	return 0;
+}
+
+static int cmd_clone3(int argc, char **argv)
+{
+	struct clone_args args = { .exit_signal = SIGCHLD };
+	int status;
+	long pid;
+
+	if (argc < 3)
+		return 2;
+	args.flags = strtoull(argv[1], NULL, 16);
+	pid = syscall(SYS_clone3, &args, sizeof(args));
+	if (pid < 0) {
+		print_err(errno);
+		return 0;
+	}
+	if (!pid) {
+		execvp(argv[2], argv + 2);
+		_exit(127);
+	}
+	if (waitpid(pid, &status, 0) != pid)
+		die("waitpid", 1);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+}
+
+static int cmd_pidfd_setns(int argc, char **argv)
+{
+	int pidfd;
+
+	if (argc < 4)
+		return 2;
+	pidfd = syscall(SYS_pidfd_open, atoi(argv[1]), 0);
+	if (pidfd < 0)
+		die("pidfd_open", 1);
+	if (setns(pidfd, strtoul(argv[2], NULL, 16))) {
+		print_err(errno);
+		return 0;
+	}
+	close(pidfd);
+	execvp(argv[3], argv + 3);
+	die(argv[3], 127);
+	return 127;
 }
 
 static int cmd_flood(int argc, char **argv)
@@ -529,7 +616,7 @@ static int cmd_quota(int argc, char **argv)
 			int e = 0;
 
 			close(p[0]);
-			if (sys_syslog(SYSLOG_ACTION_NEW_NS, NULL, size))
+			if (syslog_ns_new(NULL, size))
 				e = errno;
 			if (write(p[1], &e, sizeof(e)) != sizeof(e))
 				_exit(1);
@@ -573,7 +660,8 @@ int main(int argc, char **argv)
 {
 	if (argc < 2) {
 		fprintf(stderr, "usage: klogns exec|rc|read|newns|kmsg|"
-			"proc-kmsg|hold|poll|churn|setns|parents|owner|flood|udp|quota ...\n");
+			"proc-kmsg|hold|poll|churn|setns|parents|owner|nstype|sysctl|"
+			"clone3|pidfd-setns|flood|udp|quota ...\n");
 		return 2;
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -601,6 +689,14 @@ int main(int argc, char **argv)
 		return cmd_parents(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "owner"))
 		return cmd_owner(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "nstype"))
+		return cmd_nstype(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "sysctl"))
+		return cmd_sysctl(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "clone3"))
+		return cmd_clone3(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "pidfd-setns"))
+		return cmd_pidfd_setns(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "flood"))
 		return cmd_flood(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "udp"))

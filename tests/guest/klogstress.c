@@ -72,13 +72,14 @@
 #include <linux/netfilter/xt_LOG.h>
 #include <linux/netfilter_ipv4/ip_tables.h>
 
+#include "syslog_ns.h"
+
 #define SYSLOG_ACTION_READ		2
 #define SYSLOG_ACTION_READ_ALL		3
 #define SYSLOG_ACTION_READ_CLEAR	4
 #define SYSLOG_ACTION_CLEAR		5
 #define SYSLOG_ACTION_SIZE_UNREAD	9
 #define SYSLOG_ACTION_SIZE_BUFFER	10
-#define SYSLOG_ACTION_NEW_NS		11
 
 #define REC_MAX 8192
 
@@ -160,8 +161,8 @@ static void enter_userns(void)
 
 static void new_syslog_ns(const char *tag, long size)
 {
-	if (sys_syslog(SYSLOG_ACTION_NEW_NS, tag, size))
-		die("syslog(SYSLOG_ACTION_NEW_NS)");
+	if (syslog_ns_new(tag, size))
+		die("new syslog namespace");
 }
 
 /* Write one record; 0 or -1. */
@@ -1174,12 +1175,12 @@ static int cmd_quota(int argc, char **argv)
 		/* holder: LIMIT nested namespaces in a user namespace */
 		enter_userns();
 		for (i = 0; i < limit; i++)
-			if (sys_syslog(SYSLOG_ACTION_NEW_NS, NULL, 4096))
+			if (syslog_ns_new(NULL, 4096))
 				break;
 		result(i == limit, "quota: %d nested syslog namespaces fit the limit of %d",
 		       i, limit);
 		errno = 0;
-		r = sys_syslog(SYSLOG_ACTION_NEW_NS, NULL, 4096);
+		r = syslog_ns_new(NULL, 4096);
 		result(r < 0 && errno == ENOSPC,
 		       "quota: namespace %d is ENOSPC (got %ld, %s)",
 		       limit + 1, r, strerror(errno));
@@ -1187,7 +1188,7 @@ static int cmd_quota(int argc, char **argv)
 				 "100000");
 		result(ok, "quota: the user namespace's root raises its own user.max_syslog_namespaces");
 		errno = 0;
-		r = sys_syslog(SYSLOG_ACTION_NEW_NS, NULL, 4096);
+		r = syslog_ns_new(NULL, 4096);
 		result(r < 0 && errno == ENOSPC,
 		       "quota: still ENOSPC: the host's limit for the user holds (got %ld, %s)",
 		       r, strerror(errno));
@@ -1203,7 +1204,7 @@ static int cmd_quota(int argc, char **argv)
 	if (!other) {
 		enter_userns();
 		errno = 0;
-		r = sys_syslog(SYSLOG_ACTION_NEW_NS, NULL, 4096);
+		r = syslog_ns_new(NULL, 4096);
 		result(r < 0 && errno == ENOSPC,
 		       "quota: the same user in another user namespace is ENOSPC (got %ld, %s)",
 		       r, strerror(errno));
@@ -1221,7 +1222,7 @@ static int cmd_quota(int argc, char **argv)
 	if (!other) {
 		enter_userns();
 		for (i = 0; i < 50; i++) {
-			r = sys_syslog(SYSLOG_ACTION_NEW_NS, NULL, 4096);
+			r = syslog_ns_new(NULL, 4096);
 			if (!r || errno != ENOSPC)
 				break;
 			sleep_ms(100);

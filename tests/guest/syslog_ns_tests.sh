@@ -88,10 +88,10 @@ check "child: util-linux dmesg -S (syslog) shows the child's record" sh -c \
 check "child: util-linux dmesg shows no host record" hasnt "$HOST1" $T/util.out
 check "host: dmesg still shows the host's record" has "$HOST1" $T/host.dmesg
 
-# Root in a new user namespace (uid_map "0 0 1"), then syslog(11, "c1", 0).
+# Root in a new user namespace (uid_map "0 0 1"), then a syslog namespace tagged c1.
 klogns exec -U -n -t c1 -- sh -c \
 	"echo '<6>USERNS-$MARK' >/dev/kmsg; busybox dmesg" >$T/un.out 2>&1
-check "user namespace + syslog(11, \"c1\", 0): dmesg shows the child's record" has "USERNS-$MARK" $T/un.out
+check "user namespace + CLONE_NEWSYSLOG: dmesg shows the child's record" has "USERNS-$MARK" $T/un.out
 check "user namespace child: dmesg does not show the host's record" hasnt "$HOST1" $T/un.out
 busybox dmesg >$T/host.dmesg
 check "host: does not see the user namespace child's record" hasnt "USERNS-$MARK" $T/host.dmesg
@@ -105,7 +105,7 @@ check "user child: does not see the host's record" hasnt "$HOST1" $T/u1.out
 check "user child: default ring size is 65536" has "^65536$" $T/u1.out
 busybox dmesg >$T/host.dmesg
 check "host: does not see the user child's record" hasnt "USERONE-$MARK" $T/host.dmesg
-expect "unprivileged, no user namespace: SYSLOG_ACTION_NEW_NS is EPERM" EPERM \
+expect "unprivileged, no user namespace: unshare(CLONE_NEWSYSLOG) is EPERM" EPERM \
 	klogns exec -u 1000 -- klogns newns - 0
 
 # --- destructive reads in a child leave the host alone ------------------
@@ -131,14 +131,14 @@ check "host: clear point untouched by the child's dmesg -C" has "$HOST1" $T/host
 expect "child: SIZE_BUFFER of a 4096-byte ring" 4096 klogns exec -n -s 4096 -- klogns rc 10
 expect "child: a 3000-byte request is rounded up to 4096" 4096 klogns exec -n -s 3000 -- klogns rc 10
 expect "child: a 100000-byte request is rounded up to 131072" 131072 klogns exec -n -s 100000 -- klogns rc 10
-expect "NEW_NS: a size above the maximum is EINVAL" EINVAL klogns newns - 2097152
-expect "NEW_NS: a negative size is EINVAL" EINVAL klogns newns - -1
-expect "NEW_NS: a 32-byte tag is EINVAL" EINVAL klogns newns 0123456789abcdef0123456789abcdef 0
-expect "NEW_NS: a tag with a space is EINVAL" EINVAL klogns newns "a b" 0
-expect "NEW_NS: a tag with ']' (a forged label) is EINVAL" EINVAL klogns newns "drm]" 0
-expect "NEW_NS: a tag with ':' is EINVAL" EINVAL klogns newns "drm:x" 0
-expect "NEW_NS: a tag of [A-Za-z0-9._-] is fine" 0 klogns newns "a.B_c-9" 0
-expect "NEW_NS: a 31-byte tag is fine" 0 klogns newns 0123456789abcdef0123456789abcde 0
+expect "new namespace: a size above the maximum is EINVAL" EINVAL klogns newns - 2097152
+expect "new namespace: a negative size is EINVAL" EINVAL klogns newns - -1
+expect "new namespace: a 32-byte tag is EINVAL" EINVAL klogns newns 0123456789abcdef0123456789abcdef 0
+expect "new namespace: a tag with a space is EINVAL" EINVAL klogns newns "a b" 0
+expect "new namespace: a tag with ']' (a forged label) is EINVAL" EINVAL klogns newns "drm]" 0
+expect "new namespace: a tag with ':' is EINVAL" EINVAL klogns newns "drm:x" 0
+expect "new namespace: a tag of [A-Za-z0-9._-] is fine" 0 klogns newns "a.B_c-9" 0
+expect "new namespace: a 31-byte tag is fine" 0 klogns newns 0123456789abcdef0123456789abcde 0
 expect "child: SIZE_UNREAD of an empty log is 0" 0 klogns exec -n -- klogns rc 9
 expect "child, no CAP_SYSLOG over the owner: READ is EPERM" EPERM \
 	klogns exec -n -- klogns exec -u 1000 -- klogns rc 2 100
@@ -414,6 +414,97 @@ expect "setns: a CLONE_NEWNET type for a syslog ns file is EINVAL" EINVAL \
 expect "setns: the host enters a child and comes back" 0 \
 	klogns exec -j $T/nsA -- klogns setns $T/host
 
+# --- the namespace type: CLONE_NEWSYSLOG, clone3, setns by pidfd ----------
+expect "ns file: NS_GET_NSTYPE is CLONE_NEWSYSLOG" 0x40 \
+	klogns exec -n -- klogns nstype /proc/self/ns/syslog
+expect "setns: the type CLONE_NEWSYSLOG is accepted for a syslog ns file" 0 \
+	klogns exec -j $T/nsA -- klogns setns $T/host 0x40
+expect "setns: the type CLONE_NEWSYSLOG is EINVAL for a UTS ns file" EINVAL \
+	klogns setns /proc/self/ns/uts 0x40
+klogns clone3 0x40 sh -c "readlink /proc/self/ns/syslog;
+	echo '<6>CLONE3-$MARK' >/dev/kmsg; busybox dmesg" >$T/c3.out 2>&1
+check "clone3(CLONE_NEWSYSLOG): the child is in a new namespace" hasnt \
+	"syslog:\[$INIT_INO\]" $T/c3.out
+check "clone3(CLONE_NEWSYSLOG): the child reads its own record" has "CLONE3-$MARK" $T/c3.out
+check "clone3(CLONE_NEWSYSLOG): the child does not read the host's" hasnt "$HOST1" $T/c3.out
+expect "clone3(CLONE_NEWSYSLOG): the parent stays in the host's" \
+	"syslog:[$INIT_INO]" readlink /proc/self/ns/syslog
+klogns exec -u 1000 -- klogns clone3 0x10000040 sh -c \
+	"echo '<6>C3USER-$MARK' >/dev/kmsg; busybox dmesg" >$T/c3u.out 2>&1
+check "clone3(CLONE_NEWUSER|CLONE_NEWSYSLOG) by uid 1000: reads its own log" \
+	has "C3USER-$MARK" $T/c3u.out
+check "clone3(CLONE_NEWUSER|CLONE_NEWSYSLOG) by uid 1000: not the host's" \
+	hasnt "$HOST1" $T/c3u.out
+expect "clone3(CLONE_NEWSYSLOG) by uid 1000 without a user namespace is EPERM" \
+	EPERM klogns exec -u 1000 -- klogns clone3 0x40 true
+klogns clone3 0x04000040 readlink /proc/self/ns/syslog /proc/self/ns/uts \
+	>$T/c3both.out 2>&1
+check "clone3(CLONE_NEWSYSLOG|CLONE_NEWUTS): a new syslog namespace" \
+	hasnt "syslog:\[$INIT_INO\]" $T/c3both.out
+check "clone3(CLONE_NEWSYSLOG|CLONE_NEWUTS): and a new UTS namespace" \
+	hasnt "uts:.$(readlink /proc/self/ns/uts | tr -dc 0-9)" $T/c3both.out
+busybox dmesg >$T/host.dmesg
+check "host: the clone3 children's records are not in its log" sh -c \
+	"! grep -q 'CLONE3-$MARK\\|C3USER-$MARK' $T/host.dmesg"
+klogns exec -n -- sh -c "echo '<6>PIDFD-$MARK' >/dev/kmsg; exec sleep 60" &
+ppid=$!
+for i in $(seq 50); do
+	[ "$(readlink /proc/$ppid/ns/syslog)" != "syslog:[$INIT_INO]" ] && break
+	sleep 0.1
+done
+klogns pidfd-setns $ppid 0x40 busybox dmesg >$T/pidfd.out 2>&1
+check "setns(pidfd, CLONE_NEWSYSLOG): the host's root reads the task's log" \
+	has "PIDFD-$MARK" $T/pidfd.out
+check "setns(pidfd, CLONE_NEWSYSLOG): and only that log" hasnt "$HOST1" $T/pidfd.out
+expect "setns(pidfd, CLONE_NEWSYSLOG) by an unprivileged user is EPERM" EPERM \
+	klogns exec -u 1000 -- klogns pidfd-setns $ppid 0x40 true
+expect "setns(pidfd, CLONE_NEWSYSLOG) by a user namespace's root is EPERM" EPERM \
+	klogns exec -U -- klogns pidfd-setns $ppid 0x40 true
+kill $ppid 2>/dev/null; wait $ppid 2>/dev/null
+
+# --- kernel.syslog_ns_tag and kernel.syslog_ns_size ------------------------
+expect "sysctl: the host has no kernel.syslog_ns_tag" ENOENT \
+	klogns sysctl syslog_ns_tag x
+expect "sysctl: the host has no kernel.syslog_ns_size" ENOENT \
+	klogns sysctl syslog_ns_size 4096
+expect "sysctl: a child's tag reads back" web \
+	klogns exec -n -t web -- cat /proc/sys/kernel/syslog_ns_tag
+expect "sysctl: a child without a tag reads an empty one" "" \
+	klogns exec -n -- cat /proc/sys/kernel/syslog_ns_tag
+expect "sysctl: a child's size reads back, rounded" 8192 \
+	klogns exec -n -s 5000 -- cat /proc/sys/kernel/syslog_ns_size
+expect "sysctl: the default size reads back" 65536 \
+	klogns exec -n -- cat /proc/sys/kernel/syslog_ns_size
+expect "sysctl: the tag is EBUSY after the first record" EBUSY \
+	klogns exec -n -t early -- sh -c "echo '<6>BUSY-$MARK' >/dev/kmsg;
+	klogns sysctl syslog_ns_tag late"
+expect "sysctl: a refused tag leaves the old one" early \
+	klogns exec -n -t early -- sh -c "echo '<6>BUSY-$MARK' >/dev/kmsg;
+	klogns sysctl syslog_ns_tag late >/dev/null; cat /proc/sys/kernel/syslog_ns_tag"
+expect "sysctl: the size is EBUSY after the first record" EBUSY \
+	klogns exec -n -- sh -c "echo '<6>BUSY-$MARK' >/dev/kmsg;
+	klogns sysctl syslog_ns_size 4096"
+expect "sysctl: a refused resize keeps the ring and its record" "65536 1" \
+	klogns exec -n -- sh -c "echo '<6>BUSY-$MARK' >/dev/kmsg;
+	klogns sysctl syslog_ns_size 4096 >/dev/null;
+	echo \$(cat /proc/sys/kernel/syslog_ns_size) \$(busybox dmesg | grep -c BUSY-$MARK)"
+expect "sysctl: a resize before the first record keeps a reader's file" \
+	"RESIZED-$MARK" klogns exec -n -- sh -c "exec 3</dev/kmsg;
+	klogns sysctl syslog_ns_size 4096 >/dev/null;
+	echo '<6>RESIZED-$MARK' >/dev/kmsg; klogns kmsg 3 | grep -o 'RESIZED-$MARK'"
+expect "sysctl: a container's root cannot tag a host-owned namespace" EPERM \
+	klogns exec -n -- klogns exec -U -- klogns sysctl syslog_ns_tag x
+expect "sysctl: an unprivileged user cannot open a namespace's tag" EACCES \
+	klogns exec -n -- klogns exec -u 1000 -- klogns sysctl syslog_ns_tag x
+expect "sysctl: uid 1000 cannot give its namespace more than the default" EPERM \
+	klogns exec -u 1000 -U -n -- klogns sysctl syslog_ns_size 131072
+expect "sysctl: uid 1000 may give its namespace less than the default" 0 \
+	klogns exec -u 1000 -U -n -- klogns sysctl syslog_ns_size 4096
+expect "sysctl: a size over the maximum is EINVAL" EINVAL \
+	klogns exec -n -- klogns sysctl syslog_ns_size 2097152
+expect "sysctl: a tag of 32 bytes is EINVAL" EINVAL \
+	klogns exec -n -- klogns sysctl syslog_ns_tag 0123456789abcdef0123456789abcdef
+
 # Another user's container: uid 1000 in its own user namespace.
 klogns exec -u 1000 -U -n -t uo -- sh -c "echo '<6>OTHER-$MARK' >/dev/kmsg; exec sleep 60" &
 upid=$!
@@ -499,9 +590,9 @@ UMAX=/proc/sys/user/max_syslog_namespaces
 umax=$(cat $UMAX)
 check "user.max_syslog_namespaces exists and is positive" test "$umax" -gt 0
 echo 0 >$UMAX
-expect "user.max_syslog_namespaces=0: NEW_NS is ENOSPC" ENOSPC klogns newns - 0
+expect "user.max_syslog_namespaces=0: CLONE_NEWSYSLOG is ENOSPC" ENOSPC klogns newns - 0
 echo "$umax" >$UMAX
-expect "user.max_syslog_namespaces restored: NEW_NS works" 0 klogns newns - 0
+expect "user.max_syslog_namespaces restored: CLONE_NEWSYSLOG works" 0 klogns newns - 0
 expect "a user namespace's limit of 1: the second namespace is ENOSPC" ENOSPC \
 	klogns exec -U -- sh -c "echo 1 >$UMAX; klogns exec -n -- klogns newns - 0"
 

@@ -340,9 +340,9 @@ int klog_ns_set_copy_policy(struct klog_ns *ns,
 void klog_ns_get_copy_policy(const struct klog_ns *ns,
 			     struct klog_copy_policy *out);
 
-__attribute__((format(printf, 2, 0)))
+__printf(2, 0)
 int klog_ns_vprintk(struct klog_ns *ns, const char *fmt, va_list args);
-__attribute__((format(printf, 2, 3)))
+__printf(2, 3)
 int klog_ns_printk(struct klog_ns *ns, const char *fmt, ...);
 int klog_ns_store(struct klog_ns *ns, const struct klog_msg *m);
 void klog_ns_flush(struct klog_ns *ns);

@@ -17,7 +17,7 @@
 /* Smallest ring, in bytes. */
 #define KLOG_RING_MIN 4096
 /* Largest ring the library accepts at all, in bytes (1 GiB). */
-#define KLOG_RING_LIMIT (1u << 30)
+#define KLOG_RING_LIMIT (1024u * 1024 * 1024)
 
 /* Record flags (the low four have upstream's LOG_* values). */
 #define KLOG_F_NEWLINE 0x02	/* text ended with a newline */

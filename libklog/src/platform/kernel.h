@@ -35,14 +35,23 @@
 #define KLOG_PLAT_LOCK_DEPTHS 34
 extern struct lock_class_key klog_plat_lock_keys[KLOG_PLAT_LOCK_DEPTHS];
 
-typedef raw_spinlock_t kl_lock_t;
-typedef unsigned long kl_irqflags_t;
-#define kl_lock_init(l, level) do {					\
-	raw_spin_lock_init(l);						\
-	lockdep_set_class((l), &klog_plat_lock_keys[min_t(int, (level),\
-					KLOG_PLAT_LOCK_DEPTHS - 1)]);	\
-} while (0)
-#define kl_lock_destroy(l) do { } while (0)
+#define kl_lock_t raw_spinlock_t
+#define kl_irqflags_t unsigned long
+
+/* One lockdep class per nesting depth: a child's lock nests its parent's. */
+static inline void kl_lock_init(kl_lock_t *l, int level)
+{
+	int depth = min_t(int, level, KLOG_PLAT_LOCK_DEPTHS - 1);
+
+	raw_spin_lock_init(l);
+	lockdep_set_class_and_name(l, &klog_plat_lock_keys[depth],
+				   "klog_ns.lock");
+}
+
+static inline void kl_lock_destroy(kl_lock_t *l)
+{
+}
+
 #define kl_lock_irqsave(l, f) raw_spin_lock_irqsave((l), (f))
 #define kl_unlock_irqrestore(l, f) raw_spin_unlock_irqrestore((l), (f))
 #define kl_lock_nested(l) raw_spin_lock(l)
@@ -63,7 +72,7 @@ static inline u32 kl_caller_id(void)
 		0x80000000 + smp_processor_id();
 }
 
-typedef refcount_t kl_ref_t;
+#define kl_ref_t refcount_t
 #define kl_ref_init(r, v) refcount_set((r), (v))
 #define kl_ref_get(r) refcount_inc(r)
 #define kl_ref_put(r) refcount_dec_and_test(r)
@@ -74,13 +83,19 @@ typedef refcount_t kl_ref_t;
  * (the core wakes after unlocking).  kl_waitq_wait() returns -ERESTARTSYS
  * when a signal interrupts the sleep.
  */
-typedef wait_queue_head_t kl_waitq_t;
+#define kl_waitq_t wait_queue_head_t
 #define kl_waitq_init(wq) init_waitqueue_head(wq)
-#define kl_waitq_destroy(wq) do { } while (0)
-#define kl_waitq_wake(wq) do {					\
-	if (wq_has_sleeper(wq))						\
-		wake_up_interruptible(wq);				\
-} while (0)
+
+static inline void kl_waitq_destroy(kl_waitq_t *wq)
+{
+}
+
+static inline void kl_waitq_wake(kl_waitq_t *wq)
+{
+	if (wq_has_sleeper(wq))
+		wake_up_interruptible(wq);
+}
+
 #define kl_waitq_wait(wq, c, a) wait_event_interruptible(*(wq), (c)(a))
 
 #define kl_warn_on_once(c) WARN_ON_ONCE(c)

@@ -12,18 +12,7 @@
 #include <linux/types.h>
 #include <linux/stdarg.h>
 #else
-#include <stdarg.h>
-#include <stdbool.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <sys/types.h>
-
-/* Kernel-style fixed-width names used by the core and its headers. */
-typedef uint8_t u8;
-typedef uint16_t u16;
-typedef uint32_t u32;
-typedef uint64_t u64;
-typedef int64_t s64;
+#include "klog_user_types.h"
 #endif
 
 #endif /* KLOG_TYPES_H */
