@@ -3,7 +3,7 @@
 # syslog namespaces, told step by step on the patched kernel.
 #
 # Two containers, c1 and c2, each a user namespace + syslog namespace
-# (syslog(11)) + network namespace with an iptables LOG rule on lo, run
+# (CLONE_NEWSYSLOG) + network namespace with an iptables LOG rule on lo, run
 # as background loops that execute the commands this script hands them
 # (files $D/<name>.<n>), so that each step runs inside the same
 # containers.  Log lines are shown indented with "  | " (the harness
