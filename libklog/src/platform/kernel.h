@@ -17,6 +17,7 @@
 
 #include <linux/bug.h>
 #include <linux/errno.h>
+#include <linux/irq_work.h>
 #include <linux/jiffies.h>
 #include <linux/lockdep.h>
 #include <linux/math64.h>
@@ -79,24 +80,46 @@ static inline u32 kl_caller_id(void)
 #define kl_ref_read(r) refcount_read(r)
 
 /*
- * Wait queues.  kl_waitq_wake() must not be called with a klog lock held
- * (the core wakes after unlocking).  kl_waitq_wait() returns -ERESTARTSYS
- * when a signal interrupts the sleep.
+ * Wait queues.  kl_waitq_wake() only queues an irq_work that wakes the
+ * sleepers, as printk's wake_up_klogd() does, so it may be called from
+ * any context, NMI and scheduler code included, with or without a klog
+ * lock held; on PREEMPT_RT the wake-up runs in the irq_work thread.
+ * kl_waitq_destroy() waits for a queued wake-up (process context).
+ * kl_waitq_wait() returns -ERESTARTSYS when a signal interrupts the sleep;
+ * kl_waitq_head() is the wait queue for poll_wait().
  */
-#define kl_waitq_t wait_queue_head_t
-#define kl_waitq_init(wq) init_waitqueue_head(wq)
+struct kl_waitq {
+	wait_queue_head_t head;
+	struct irq_work wake;
+};
+
+#define kl_waitq_t struct kl_waitq
+
+void klog_plat_waitq_wake(struct irq_work *work);
+
+static inline void kl_waitq_init(kl_waitq_t *wq)
+{
+	init_waitqueue_head(&wq->head);
+	init_irq_work(&wq->wake, klog_plat_waitq_wake);
+}
 
 static inline void kl_waitq_destroy(kl_waitq_t *wq)
 {
+	irq_work_sync(&wq->wake);
 }
 
 static inline void kl_waitq_wake(kl_waitq_t *wq)
 {
-	if (wq_has_sleeper(wq))
-		wake_up_interruptible(wq);
+	if (wq_has_sleeper(&wq->head))
+		irq_work_queue(&wq->wake);
 }
 
-#define kl_waitq_wait(wq, c, a) wait_event_interruptible(*(wq), (c)(a))
+static inline wait_queue_head_t *kl_waitq_head(kl_waitq_t *wq)
+{
+	return &wq->head;
+}
+
+#define kl_waitq_wait(wq, c, a) wait_event_interruptible((wq)->head, (c)(a))
 
 #define kl_warn_on_once(c) WARN_ON_ONCE(c)
 

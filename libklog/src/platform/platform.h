@@ -24,7 +24,9 @@
  *                            across CPUs (ratelimit windows: jiffies)
  * kl_caller_id()             upstream-style caller id (T<pid> / C<cpu>)
  * kl_ref_*                   reference counts
- * kl_waitq_*                 wait queues for blocking readers
+ * kl_waitq_*                 wait queues for blocking readers; a wake
+ *                            is allowed in any context (the kernel
+ *                            defers it to an irq_work)
  * kl_warn_on_once(c)         report a broken invariant once
  * kl_prefetchw(p)            hint: @p will be written soon (never faults)
  * kl_vsnprintf, kl_snprintf  formatting into core buffers
