@@ -193,12 +193,20 @@ int klog_ns_init(struct klog_ns *ns, struct klog_ns *parent,
  * klog_ns_destroy() - free what klog_ns_init() allocated.
  * @ns: a namespace nobody else uses any more.
  *
- * Does not drop the parent's reference (klog_ns_put() does).
+ * Does not drop the parent's reference (klog_ns_put() does).  Setters
+ * that may still run on @ns (an embedder's sysctl handler, until it is
+ * unregistered) then fail with -ENOENT.
  *
  * Context: process context.
  */
 void klog_ns_destroy(struct klog_ns *ns)
 {
+	kl_irqflags_t flags;
+
+	/* A late klog_ns_resize() must not install a ring nobody frees. */
+	kl_lock_irqsave(&ns->lock, flags);
+	ns->dead = true;
+	kl_unlock_irqrestore(&ns->lock, flags);
 	kl_free(ns->ring.buf);
 	ns->ring.buf = NULL;
 	kl_waitq_destroy(&ns->wait);
@@ -309,7 +317,8 @@ static bool ns_unused_locked(const struct klog_ns *ns)
  *
  * Context: any that may take a spinlock.
  * Return: 0; -EINVAL for a bad tag or a root; -EBUSY once @ns has
- * stored or is holding a record (nothing changes then).
+ * stored or is holding a record (nothing changes then); -ENOENT after
+ * klog_ns_destroy().
  */
 int klog_ns_set_tag(struct klog_ns *ns, const char *tag)
 {
@@ -324,7 +333,9 @@ int klog_ns_set_tag(struct klog_ns *ns, const char *tag)
 		return -EINVAL;
 	len = tag ? kl_strnlen(tag, KLOG_TAG_MAX) : 0;
 	kl_lock_irqsave(&ns->lock, flags);
-	if (ns_unused_locked(ns)) {
+	if (ns->dead) {
+		ret = -ENOENT;
+	} else if (ns_unused_locked(ns)) {
 		kl_memset(ns->tag, 0, sizeof(ns->tag));
 		if (len)
 			kl_memcpy(ns->tag, tag, len);
@@ -362,7 +373,8 @@ void klog_ns_get_tag(struct klog_ns *ns, char *buf)
  *
  * Context: process context (allocates, may sleep).
  * Return: 0; -EINVAL for a bad size or a root; -ENOMEM; -EBUSY once @ns
- * has stored or is holding a record (the old ring stays).
+ * has stored or is holding a record (the old ring stays); -ENOENT after
+ * klog_ns_destroy() (nothing is installed).
  */
 int klog_ns_resize(struct klog_ns *ns, u32 size)
 {
@@ -386,7 +398,10 @@ int klog_ns_resize(struct klog_ns *ns, u32 size)
 		return ret;
 	}
 	kl_lock_irqsave(&ns->lock, flags);
-	if (ns_unused_locked(ns)) {
+	if (ns->dead) {
+		old = buf;
+		ret = -ENOENT;
+	} else if (ns_unused_locked(ns)) {
 		old = ns->ring.buf;
 		ns->ring = ring;
 	} else {

@@ -230,8 +230,10 @@ echo 0 >/proc/sys/kernel/dmesg_restrict
 
 # --- netfilter LOG --------------------------------------------------------
 # A container: user ns + syslog ns + netns, a LOG rule on lo, one ping.
-# Its netns is created after (nfa) or before (nfb) its syslog namespace;
-# nfh has no syslog namespace and keeps upstream's nf_log_all_netns guard.
+# Its netns is created after (nfa) or with (nfb: clone3 with CLONE_NEWNET |
+# CLONE_NEWSYSLOG) its syslog namespace; nfe's netns exists before its
+# syslog namespace, which does not take it over; nfh has no syslog
+# namespace and keeps upstream's nf_log_all_netns guard.
 mkdir -p /run
 ln -sf xtables-legacy-multi /bin/iptables
 # iptables-legacy locks /run/xtables.lock: let unprivileged users open it.
@@ -245,20 +247,27 @@ busybox dmesg
 NFC
 busybox dmesg >$T/nf.before
 klogns exec -U -n -t nfa -- unshare -n sh $T/nfc.sh nfa "$MARK" >$T/nfa.out 2>&1
-klogns exec -U -- unshare -n klogns exec -n -t nfb -- sh $T/nfc.sh nfb "$MARK" >$T/nfb.out 2>&1
+klogns exec -U -- klogns clone3 0x40000040 sh $T/nfc.sh nfb "$MARK" >$T/nfb.out 2>&1
+klogns exec -U -- unshare -n klogns exec -n -t nfe -- sh $T/nfc.sh nfe "$MARK" >$T/nfe.out 2>&1
 klogns exec -U -- unshare -n sh $T/nfc.sh nfh "$MARK" >$T/nfh.out 2>&1
 busybox dmesg >$T/host.dmesg
 check "netfilter: LOG in a netns made after the syslog ns logs there" \
 	has "NF-nfa-$MARK: IN= OUT=lo" $T/nfa.out
-check "netfilter: LOG in a netns made before the syslog ns logs there" \
+check "netfilter: LOG in a netns made with the syslog ns (one clone3) logs there" \
 	has "NF-nfb-$MARK: IN= OUT=lo" $T/nfb.out
+check "netfilter: a syslog ns made later does not take over an existing netns" \
+	hasnt "NF-nfe-$MARK" $T/nfe.out
+check "netfilter: positive control: that netns's rule was installed" \
+	hasnt "iptables failed" $T/nfe.out
 check "netfilter: a container does not see its sibling's packets (a)" hasnt "NF-nfb-$MARK" $T/nfa.out
 check "netfilter: a container does not see its sibling's packets (b)" hasnt "NF-nfa-$MARK" $T/nfb.out
 check "netfilter: at defaults the host log is unchanged (same records before and after)" \
-	host_kept $T/nf.before $T/host.dmesg "NF-nf[abh]-$MARK"
+	host_kept $T/nf.before $T/host.dmesg "NF-nf[abeh]-$MARK"
 gained $T/host.dmesg
 check "netfilter: a netns without a syslog ns keeps the nf_log_all_netns guard" \
 	hasnt "NF-nfh-$MARK" $T/host.dmesg
+check "netfilter: the netns that predates its syslog ns keeps the guard too" \
+	hasnt "NF-nfe-$MARK" $T/host.dmesg
 check "netfilter: positive control: the unbound netns's rule was installed" \
 	hasnt "iptables failed" $T/nfh.out
 # Copies of everything (policy 2) still respect nf_log_all_netns=0 ...
@@ -281,10 +290,10 @@ check "netfilter: no unlabelled container packets in the host log" \
 	hasnt "^\[[ 0-9.]*\] NF-nf[a-d]-$MARK" $T/host.dmesg
 
 # The binding cannot be diverted: inside a uid-1000 container (netns
-# bound to "victim"), the root of a nested user namespace (no
-# CAP_NET_ADMIN over the container's netns) makes a syslog namespace and
-# sends a UDP packet: it stays in victim's log.  Control: the container's own
-# root (CAP_NET_ADMIN over the netns) making one does rebind it.
+# bound to "victim"), the root of a nested user namespace makes a syslog
+# namespace and sends a UDP packet: it stays in victim's log.  Nor can the
+# container's own root (CAP_NET_ADMIN over the netns): a syslog namespace
+# it makes later ("heir") does not take the netns over either.
 cat >$T/divert.sh <<'EOF'
 ip link set lo up
 iptables -A OUTPUT -o lo -j LOG --log-prefix "DIV-$1: " || echo "iptables failed"
@@ -292,6 +301,8 @@ klogns exec -U -n -t thief -- sh -c "klogns udp 9; echo thief:; busybox dmesg"
 echo victim:
 busybox dmesg
 klogns exec -n -t heir -- sh -c "ping -c 1 -W 1 127.0.0.1 >/dev/null 2>&1; echo heir:; busybox dmesg"
+echo victim-after:
+busybox dmesg
 EOF
 klogns exec -u 1000 -U -n -t victim -- unshare -n sh $T/divert.sh "$MARK" >$T/divert.out 2>&1
 check "binding: a nested namespace without CAP_NET_ADMIN over the netns cannot divert it" \
@@ -301,8 +312,11 @@ check "binding: the would-be thief sent its packet (positive control)" \
 check "binding: the would-be thief's log has none of the packets" \
 	sh -c "sed -n '/^thief:/,/^victim:/p' $T/divert.out | grep -q '^victim:' &&
 		! sed -n '/^thief:/,/^victim:/p' $T/divert.out | grep -q 'DIV-$MARK'"
-check "binding: control: the container's root that makes a namespace rebinds its netns" \
-	sh -c "sed -n '/^heir:/,\$p' $T/divert.out | grep -q 'DIV-$MARK: IN='"
+check "binding: the container's root that makes a namespace does not take the netns" \
+	sh -c "sed -n '/^heir:/,/^victim-after:/p' $T/divert.out | grep -q '^victim-after:' &&
+		! sed -n '/^heir:/,/^victim-after:/p' $T/divert.out | grep -q 'DIV-$MARK'"
+check "binding: the heir's ping stays in the container's log (two packets there)" \
+	sh -c "[ \$(sed -n '/^victim-after:/,\$p' $T/divert.out | grep -c 'DIV-$MARK: IN=') -ge 2 ]"
 
 # --- sysctls: propagation policy, its ratelimit, the size limit ----------
 SC=/proc/sys/kernel

@@ -1183,6 +1183,39 @@ static void tag_and_size_of_root_einval(void **state)
 	assert_int_equal(sys(&me, KLOG_SYSLOG_ACTION_SIZE_BUFFER, 0), 16384);
 }
 
+/*
+ * The kernel unregisters a namespace's sysctls only in its release hook,
+ * after klog_ns_destroy() freed the ring: a tag or size write that races
+ * with the last put must change nothing, and above all must not install
+ * a new ring that nobody would free.
+ */
+static int late_resize_ret, late_tag_ret;
+
+static void late_setters_release(struct klog_ns *ns)
+{
+	late_resize_ret = klog_ns_resize(ns, 8192);
+	late_tag_ret = klog_ns_set_tag(ns, "late");
+	assert_null(ns->ring.buf);
+	free(ns);
+}
+
+static void tag_and_size_enoent_after_destroy(void **state)
+{
+	static const struct klog_ns_ops ops = {
+		.release = late_setters_release,
+	};
+	struct klog_ns_params p = { .owner = &child_userns, .ops = &ops };
+	struct klog_ns *ns = calloc(1, sizeof(*ns));
+
+	(void)state;
+	assert_non_null(ns);
+	assert_int_equal(klog_ns_init(ns, root, &p), 0);
+	late_resize_ret = late_tag_ret = 1;
+	klog_ns_put(ns);
+	assert_int_equal(late_resize_ret, -ENOENT);
+	assert_int_equal(late_tag_ret, -ENOENT);
+}
+
 /* Nothing a refused write changes: tag, ring, the records in it. */
 static void expect_busy(struct klog_ns *ns, const char *tag, u32 size)
 {
@@ -1449,6 +1482,7 @@ int main(void)
 		T(set_tag_valid_tags),
 		T(set_tag_invalid_changes_nothing),
 		T(tag_and_size_of_root_einval),
+		T(tag_and_size_enoent_after_destroy),
 		T(tag_and_size_ebusy_after_first_record),
 		T(tag_and_size_ebusy_while_line_pending),
 		T(resize_size_rules),

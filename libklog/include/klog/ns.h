@@ -239,7 +239,7 @@ struct klog_ns_params {
  * send it), @copy_epoch, @copy_used and @copy_missed (this namespace's
  * use of its parent's budget: written under the *parent's* lock),
  * @own_policy and @policy (written under @lock, read without it like the
- * settings of struct klog_config) and @dmesg_restrict writes.  Locks
+ * settings of struct klog_config), @dmesg_restrict writes and @dead.  Locks
  * nest child before parent only (the propagation path), never the other
  * way, never between siblings.  @ref, @parent, @root, @cfg, @ops, @id,
  * @level and @owner are set at init and then read-only.  @tag and the
@@ -274,6 +274,7 @@ struct klog_ns {
 	char tag[KLOG_TAG_MAX + 1];
 	struct klog_budget budget;
 	bool own_policy;
+	bool dead;
 	struct klog_copy_policy policy;
 	u64 copy_epoch;
 	u32 copy_used;
