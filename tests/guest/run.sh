@@ -7,8 +7,9 @@
 #   -M MODE   passed as the kernel parameter klogmode=MODE, which the
 #             suite sees as $klogmode (reliability: short or full)
 #
-# Builds tests/guest/klogns.c, klogstress.c and tests/golden/capture.c
-# (the child-vs-host golden check) with gcc -static, makes an
+# Builds tests/guest/klogns.c, klogstress.c, tests/golden/capture.c
+# (the child-vs-host golden check) and the series' kselftest
+# (syslog_ns_test, from its patch) with gcc -static, makes an
 # initramfs with qemu/initramfs.sh whose test command is the suite,
 # boots the kernel (default build/kernel/bzImage, the patched one from
 # qemu/build-kernel.sh) with qemu/run.sh, and prints the TAP results.
@@ -46,6 +47,27 @@ XT=/usr/lib/x86_64-linux-gnu/xtables
 gcc -static -O2 -Wall -Wextra -Werror -o "$out/klogns" "$HERE/klogns.c"
 gcc -static -O2 -Wall -Wextra -Werror -o "$out/capture" "$REPO/tests/golden/capture.c"
 gcc -static -O2 -Wall -Wextra -Werror -o "$out/klogstress" "$HERE/klogstress.c"
+# The series' own kselftest (tools/testing/selftests/syslog_ns/), taken
+# from its patch and built with the pristine tree's kselftest harness.
+. "$REPO/qemu/lib.sh"
+ensure_ksrc
+kst=$out/kselftest
+rm -rf "$kst"
+mkdir -p "$kst/syslog_ns"
+cp "$KSRC/tools/testing/selftests/kselftest_harness.h" \
+	"$KSRC/tools/testing/selftests/kselftest.h" "$kst/"
+python3 - "$REPO"/kernel-glue/*-selftests-add-syslog-namespace-tests.patch \
+	"$kst/syslog_ns/syslog_ns_test.c" <<'PY'
+import sys
+patch, dst = sys.argv[1:]
+want = "+++ b/tools/testing/selftests/syslog_ns/syslog_ns_test.c"
+lines = open(patch).read().split("\n")
+i = lines.index(want) + 2          # skip the "@@ -0,0 +1,N @@" line
+n = int(lines[i - 1].split(",")[-1].split()[0])
+open(dst, "w").write("\n".join(l[1:] for l in lines[i:i + n]) + "\n")
+PY
+gcc -static -O2 -Wall -Werror -I "$kst" -o "$out/syslog_ns_test" \
+	"$kst/syslog_ns/syslog_ns_test.c"
 "$REPO/qemu/initramfs.sh" -o "$out/${pre}initramfs.cpio.gz" \
 	-f "$HERE/$suite.sh:/etc/$suite.sh" \
 	-f "$HERE/tap.sh:/etc/tap.sh" \
@@ -55,7 +77,7 @@ gcc -static -O2 -Wall -Wextra -Werror -o "$out/klogstress" "$HERE/klogstress.c"
 	-f "$XT/libxt_standard.so:$XT/libxt_standard.so" \
 	-f "$XT/libipt_icmp.so:$XT/libipt_icmp.so" \
 	-c "sh /etc/$suite.sh" "$out/klogns" "$out/capture" "$out/klogstress" \
-	/usr/sbin/xtables-legacy-multi
+	"$out/syslog_ns_test" /usr/sbin/xtables-legacy-multi
 set +e
 "$REPO/qemu/run.sh" -k "$kernel" -i "$out/${pre}initramfs.cpio.gz" \
 	-l "$out/${pre}serial.log" -r "$out/${pre}results.tap" -t "$tmo" \

@@ -476,6 +476,19 @@ expect "setns(pidfd, CLONE_NEWSYSLOG) by a user namespace's root is EPERM" EPERM
 	klogns exec -U -- klogns pidfd-setns $ppid 0x40 true
 kill $ppid 2>/dev/null; wait $ppid 2>/dev/null
 
+# --- the series' kselftest (tools/testing/selftests/syslog_ns) --------------
+syslog_ns_test >$T/kst.out 2>&1
+kst_rc=$?
+while read -r line; do
+	case $line in
+	"ok "*) ok "kselftest: ${line#ok [0-9]* }" ;;
+	"not ok "*) not_ok "kselftest: ${line#not ok [0-9]* }" \
+		"$(grep '^#' $T/kst.out | grep -v '^# \(RUN\|  *OK\)' | head -5)" ;;
+	esac
+done <$T/kst.out
+check "kselftest: syslog_ns_test ran its tests and exited 0" sh -c \
+	"[ $kst_rc -eq 0 ] && grep -q '^# Totals: pass:[1-9][0-9]* fail:0 ' $T/kst.out"
+
 # --- kernel.syslog_ns_tag and kernel.syslog_ns_size ------------------------
 expect "sysctl: the host has no kernel.syslog_ns_tag" ENOENT \
 	klogns sysctl syslog_ns_tag x
