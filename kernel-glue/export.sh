@@ -6,8 +6,10 @@
 #  0. the first commit (the library import) is brought up to date with
 #     libklog/ (import.sh --tree, squashed into it);
 #  1. every commit of TREE since "pristine" is re-authored with the
-#     repository's git identity (git var GIT_AUTHOR_IDENT), never a
-#     placeholder, and signed off by it;
+#     submitter's git identity (git var GIT_AUTHOR_IDENT: the
+#     repository's user.name/user.email unless GIT_AUTHOR_* say
+#     otherwise), never a placeholder, and carries its Signed-off-by as
+#     the only one (the series has one author);
 #  2. the old kernel-glue/[0-9]*.patch are replaced by "git format-patch
 #     --cover-letter" of those commits (histogram diffs), the cover
 #     letter's text taken from kernel-glue/cover-letter.txt (first line:
@@ -46,8 +48,10 @@ if [ -n "$(git -C "$TREE" status --porcelain -- kernel/printk/libklog)" ]; then
 	git -C "$TREE" commit -q -m "fixup! $first"
 	GIT_SEQUENCE_EDITOR=true git -C "$TREE" rebase -q -i --autosquash pristine
 fi
-git -C "$TREE" rebase -q --exec \
-	'git commit -q --amend --no-edit --reset-author --signoff' pristine
+# One Signed-off-by, the submitter's, last (the series has one author).
+resign='git log -1 --format=%B | grep -v "^Signed-off-by: " | git commit -q --amend --reset-author --cleanup=strip --signoff -F -'
+git -C "$TREE" rebase -q --exec "$resign" pristine ||
+	die "re-authoring the commits of $TREE failed"
 
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
