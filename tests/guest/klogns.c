@@ -420,40 +420,28 @@ static int cmd_parents(int argc, char **argv)
 	return 0;
 }
 
-static int cmd_owner(int argc, char **argv)
+/*
+ * owner: NS_GET_USERNS, the owner's inode number; nstype: NS_GET_NSTYPE,
+ * in hex.  Either prints the errno name if the ioctl fails.
+ */
+static int cmd_ns_ioctl(int argc, char **argv, unsigned long req)
 {
-	int fd, owner;
+	int fd, ret;
 
 	if (argc < 2)
 		return 2;
 	fd = open(argv[1], O_RDONLY);
 	if (fd < 0)
 		die(argv[1], 1);
-	owner = ioctl(fd, NS_GET_USERNS);
-	if (owner < 0) {
+	ret = ioctl(fd, req);
+	if (ret < 0) {
 		print_err(errno);
+	} else if (req == NS_GET_USERNS) {
+		printf("%lu\n", inode_of(ret));
+		close(ret);
 	} else {
-		printf("%lu\n", inode_of(owner));
-		close(owner);
+		printf("0x%x\n", ret);
 	}
-	close(fd);
-	return 0;
-}
-
-static int cmd_nstype(int argc, char **argv)
-{
-	int fd, type;
-
-	if (argc < 2)
-		return 2;
-	fd = open(argv[1], O_RDONLY);
-	if (fd < 0)
-		die(argv[1], 1);
-	type = ioctl(fd, NS_GET_NSTYPE);
-	if (type < 0)
-		print_err(errno);
-	else
-		printf("0x%x\n", type);
 	close(fd);
 	return 0;
 }
@@ -688,9 +676,9 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "parents"))
 		return cmd_parents(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "owner"))
-		return cmd_owner(argc - 1, argv + 1);
+		return cmd_ns_ioctl(argc - 1, argv + 1, NS_GET_USERNS);
 	if (!strcmp(argv[1], "nstype"))
-		return cmd_nstype(argc - 1, argv + 1);
+		return cmd_ns_ioctl(argc - 1, argv + 1, NS_GET_NSTYPE);
 	if (!strcmp(argv[1], "sysctl"))
 		return cmd_sysctl(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "clone3"))
