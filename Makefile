@@ -12,7 +12,8 @@ KCACHE  ?= $(HOME)/.cache/libklog
 export KCACHE
 
 .PHONY: all demo check deps-core deps-kernel build unit valgrind sanitize \
-	kcompile fuzz stress story kernel kernel-stock kernel-debug qemu \
+	kcompile fuzz stress story kernel kernel-stock kernel-debug kernel-rt \
+	qemu guest-rt \
 	guest guest-debug golden bench bench-smoke checkpatch bench-guest clean \
 	guest-reliability guest-reliability-debug guest-reliability-full \
 	bisect-check
@@ -78,6 +79,9 @@ kernel-stock: deps-kernel
 kernel-debug: deps-kernel
 	qemu/build-kernel.sh patched debug
 
+kernel-rt: deps-kernel
+	qemu/build-kernel.sh patched rt
+
 # An interactive shell in the patched kernel.
 qemu: kernel
 	qemu/initramfs.sh -o $(BUILD)/qemu/shell.cpio.gz
@@ -90,6 +94,11 @@ guest: kernel
 # The same suite on the debug kernel (lockdep, KASAN, kmemleak).
 guest-debug: kernel-debug
 	tests/guest/run.sh -k build/kernel/bzImage-debug -t 1500
+
+# The same suite on PREEMPT_RT with lockdep and the raw_spinlock nesting
+# checks (not part of check: one more kernel build, about 8 minutes).
+guest-rt: kernel-rt
+	tests/guest/run.sh -k build/kernel/bzImage-rt -t 1500
 
 # The in-guest reliability suite (tests/guest/reliability.sh, issue 7):
 # floods, churn, concurrency, privilege.  Short on the patched kernel and
@@ -114,7 +123,7 @@ checkpatch: deps-kernel
 bisect-check: deps-kernel
 	kernel-glue/bisect-check.sh
 
-# In-guest cost ratios: /dev/kmsg writes and ns_printk (tests/guest/kmod).
+# In-guest cost ratio of /dev/kmsg writes, child vs host.
 bench-guest: kernel
 	tests/guest/bench.sh
 

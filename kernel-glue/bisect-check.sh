@@ -2,8 +2,8 @@
 # kernel-glue/bisect-check.sh - every prefix of the series builds.
 #
 # For k = 0 (the pristine tree) .. N, applies patch k on top of the
-# previous prefix in one scratch tree and builds vmlinux (and the
-# modules) in one object directory, with the guest kernel's configuration
+# previous prefix in one scratch tree and builds vmlinux in one object
+# directory, with the guest kernel's configuration
 # (tinyconfig + qemu/config/base.config + kernel-glue/*.config) and
 # -Werror: a prefix that does not compile, or warns, fails the check.  The
 # options the series adds are enabled as soon as a patch defines them
@@ -47,7 +47,7 @@ build() {
 		make -C "$tree" O="$obj" -s olddefconfig >/dev/null
 	fi
 	if ! make -C "$tree" O="$obj" -j"$JOBS" "${cc[@]}" KCFLAGS=-Werror \
-		vmlinux modules >"$log" 2>&1; then
+		vmlinux >"$log" 2>&1; then
 		tail -30 "$log" >&2
 		die "$what does not build (log: $log)"
 	fi

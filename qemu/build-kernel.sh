@@ -1,6 +1,6 @@
 #!/bin/bash
-# qemu/build-kernel.sh [stock|patched] [debug] [config-only] - build (or
-# reuse) the guest kernel's bzImage.
+# qemu/build-kernel.sh [stock|patched] [debug|rt] [config-only] - build
+# (or reuse) the guest kernel's bzImage.
 #
 #   stock    Debian's linux-source-6.12 as shipped, for the golden
 #            transcripts; leaves build/kernel/bzImage-stock.
@@ -8,10 +8,12 @@
 #            build/kernel/bzImage.
 #   debug    also merge qemu/config/debug.config (lockdep, KASAN,
 #            kmemleak); the image name gets a "-debug" suffix.
+#   rt       instead merge qemu/config/rt.config (PREEMPT_RT, lockdep with
+#            the raw_spinlock nesting checks); suffix "-rt".
 #   config-only  prepare the tree and the checked .config, then stop
 #            (no compilation; for trying out patches and fragments).
 #
-# Configuration: tinyconfig + qemu/config/base.config (+ debug.config)
+# Configuration: tinyconfig + qemu/config/base.config (+ debug/rt.config)
 # (+ for patched: every kernel-glue/*.config), then olddefconfig; every
 # option of the fragments is then checked in .config (build fails if one
 # did not stick).
@@ -22,9 +24,8 @@
 # applies the series (its first patch imports libklog/).
 # The stock build needs no copy: it uses the pristine tree with O=.
 #
-# Cache: $KCACHE/out-<key>/ (object dir, bzImage, Module.symvers for
-# out-of-tree modules, build log, timing; build/kernel/<image>.objdir
-# names it), key =
+# Cache: $KCACHE/out-<key>/ (object dir, bzImage, build log, timing),
+# key =
 # sha256 of the kernel version, the variant, the config fragments and, for
 # patched, kernel-glue/series, the patches, apply.sh and the
 # libklog sources.  A finished build is reused as is.  One kernel build at
@@ -32,14 +33,15 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-variant=patched debug=0 config_only=0
+variant=patched debug=0 rt=0 config_only=0
 for a in "$@"; do
 	case $a in
 	stock|patched) variant=$a ;;
 	debug) debug=1 ;;
+	rt) rt=1 ;;
 	config-only) config_only=1 ;;
 	-h|--help) sed -n '2,/^set -e/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
-	*) die "usage: $0 [stock|patched] [debug] [config-only]" ;;
+	*) die "usage: $0 [stock|patched] [debug|rt] [config-only]" ;;
 	esac
 done
 
@@ -49,7 +51,9 @@ glue=$REPO/kernel-glue
 
 # --- inputs ----------------------------------------------------------------
 frags=("$REPO/qemu/config/base.config")
+[ "$debug" -eq 1 ] && [ "$rt" -eq 1 ] && die "debug and rt are separate builds"
 [ "$debug" -eq 1 ] && frags+=("$REPO/qemu/config/debug.config")
+[ "$rt" -eq 1 ] && frags+=("$REPO/qemu/config/rt.config")
 patches=()
 if [ "$variant" = patched ]; then
 	[ -f "$glue/series" ] ||
@@ -88,6 +92,7 @@ out=$KCACHE/out-$key
 name=bzImage
 [ "$variant" = stock ] && name+=-stock
 [ "$debug" -eq 1 ] && name+=-debug
+[ "$rt" -eq 1 ] && name+=-rt
 dest=$REPO/build/kernel
 
 # publish - copy the image and its .config next to the repo's build dir.
@@ -96,8 +101,6 @@ publish() {
 	cp "$out/arch/x86/boot/bzImage" "$dest/$name.tmp"
 	mv "$dest/$name.tmp" "$dest/$name"
 	cp "$out/.config" "$dest/$name.config"
-	# for out-of-tree modules (tests/guest/kmod): make -C OBJDIR M=...
-	echo "$out" >"$dest/$name.objdir"
 	msg "$dest/$name ($(stat -c %s "$dest/$name") bytes, key $key)"
 }
 
@@ -141,7 +144,7 @@ if [ "$config_only" -eq 1 ]; then
 	exit 0
 fi
 
-msg "make -j$JOBS bzImage modules for $name (about 4 min on 2 cores), log: $out/build.log"
+msg "make -j$JOBS bzImage for $name (about 4 min on 2 cores), log: $out/build.log"
 t=$(now_s)
 cc=()
 if command -v ccache >/dev/null; then
@@ -150,7 +153,7 @@ if command -v ccache >/dev/null; then
 	export CCACHE_SLOPPINESS=include_file_ctime,include_file_mtime,time_macros
 	cc=(CC="ccache gcc")
 fi
-if ! make -C "$src" O="$out" -j"$JOBS" "${cc[@]}" bzImage modules >"$out/build.log" 2>&1; then
+if ! make -C "$src" O="$out" -j"$JOBS" "${cc[@]}" bzImage >"$out/build.log" 2>&1; then
 	grep -E 'error|Error' "$out/build.log" | head -40 >&2 || true
 	tail -20 "$out/build.log" >&2
 	die "kernel build failed; full log: $out/build.log"

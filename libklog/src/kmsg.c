@@ -69,14 +69,14 @@ static bool kmsg_ready(void *arg)
 	struct klog_kmsg *f = arg;
 	struct klog_ns *ns = f->ns;
 	kl_irqflags_t flags;
-	bool ready;
-	u32 hops;
+	bool ready, kick;
 
 	kl_lock_irqsave(&ns->lock, flags);
-	hops = klog_ns_flush_locked(ns);
+	kick = klog_ns_flush_locked(ns);
 	ready = f->cur.seq < ns->ring.next_seq;
 	kl_unlock_irqrestore(&ns->lock, flags);
-	klog_ns_wake_copies(ns, hops);
+	if (kick)
+		klog_ns_copy_up(ns);
 	return ready;
 }
 
@@ -290,10 +290,10 @@ unsigned int klog_kmsg_poll(struct klog_kmsg *f)
 	struct klog_ns *ns = f->ns;
 	kl_irqflags_t flags;
 	unsigned int ret = 0;
-	u32 hops;
+	bool kick;
 
 	kl_lock_irqsave(&ns->lock, flags);
-	hops = klog_ns_flush_locked(ns);
+	kick = klog_ns_flush_locked(ns);
 	if (ns->ring.first_seq < ns->ring.next_seq &&
 	    f->cur.seq < ns->ring.next_seq) {
 		ret = KLOG_POLLIN | KLOG_POLLRDNORM;
@@ -301,7 +301,8 @@ unsigned int klog_kmsg_poll(struct klog_kmsg *f)
 			ret |= KLOG_POLLERR | KLOG_POLLPRI;
 	}
 	kl_unlock_irqrestore(&ns->lock, flags);
-	klog_ns_wake_copies(ns, hops);
+	if (kick)
+		klog_ns_copy_up(ns);
 	return ret;
 }
 
@@ -332,14 +333,14 @@ int klog_proc_kmsg_open(struct klog_syslog_ctx *ctx)
 /**
  * klog_proc_kmsg_read() - kmsg_read() of fs/proc/kmsg.c.
  * @ctx:      the opener (source KLOG_FROM_PROC).
- * @buf:      destination, through ctx->ops->copy_to.
+ * @buf:      destination, as klog_syslog()'s.
  * @count:    its size.
  * @nonblock: O_NONBLOCK.
  *
  * Context: process context; may sleep unless @nonblock.
  * Return: as klog_syslog(KLOG_SYSLOG_ACTION_READ), or -EAGAIN.
  */
-ssize_t klog_proc_kmsg_read(struct klog_syslog_ctx *ctx, char *buf,
+ssize_t klog_proc_kmsg_read(struct klog_syslog_ctx *ctx, void *buf,
 			    size_t count, bool nonblock)
 {
 	if (nonblock &&

@@ -163,8 +163,10 @@ int klog_ns_init(struct klog_ns *ns, struct klog_ns *parent,
 		}
 	}
 
-	kl_lock_init(&ns->lock, parent ? parent->level + 1 : 0);
+	kl_lock_init(&ns->lock);
 	kl_waitq_init(&ns->wait);
+	kl_defer_init(&ns->forward, klog_ns_forward_work);
+	klog_ring_cursor_first(&ns->ring, &ns->up_cur);
 	kl_ref_init(&ns->ref, 1);
 	ns->cfg = cfg;
 	ns->ops = p->ops;
@@ -207,6 +209,7 @@ void klog_ns_destroy(struct klog_ns *ns)
 	kl_lock_irqsave(&ns->lock, flags);
 	ns->dead = true;
 	kl_unlock_irqrestore(&ns->lock, flags);
+	kl_defer_sync(&ns->forward);
 	kl_free(ns->ring.buf);
 	ns->ring.buf = NULL;
 	kl_waitq_destroy(&ns->wait);
@@ -404,6 +407,7 @@ int klog_ns_resize(struct klog_ns *ns, u32 size)
 	} else if (ns_unused_locked(ns)) {
 		old = ns->ring.buf;
 		ns->ring = ring;
+		klog_ring_cursor_first(&ns->ring, &ns->up_cur);
 	} else {
 		old = buf;
 		ret = -EBUSY;

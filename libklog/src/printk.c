@@ -5,11 +5,12 @@
  *
  * DOC: printk store path
  *
- * klog_ns_vprintk() formats straight into the free tail of the namespace's
- * continuation buffer (no allocation and no large stack buffer), parses
- * the KERN_SOH level prefixes as 6.12's printk_parse_prefix() does, and
- * hands the text to the common store.  klog_ns_store() is the raw entry
- * for text that is already in memory (/dev/kmsg writes, tests).
+ * klog_ns_vprintk() formats with no lock held into the calling context's
+ * scratch buffer (kl_scratch_get(): no allocation, no large stack buffer,
+ * and a recursion guard), parses the KERN_SOH level prefixes as 6.12's
+ * printk_parse_prefix() does, and hands the text to the common store.
+ * klog_ns_store() is the raw entry for text that is already in memory
+ * (/dev/kmsg writes, netfilter lines, tests).
  *
  * The common store keeps at most one pending line per namespace:
  *
@@ -36,12 +37,22 @@
  * has room for both, sends one "N messages suppressed" note first (it
  * costs the parent's budget, not the child's share).
  *
- * While the child's lock is held, each ancestor that gets a copy is
- * locked in turn (child before parent, the only nesting there is) and
- * all are unlocked at the end.  Readers are woken only after every lock
- * is dropped.
+ * Each namespace forwards its own records to its parent, in ring order,
+ * through a forwarder of its own (klog_ns_forward_work(), deferred with
+ * kl_defer_queue(): an irq_work in the kernel).  The store only moves
+ * the namespace's "offered up to" cursor (@up_cur) past records the
+ * parent would not take, so with copies off the forwarder never runs.
+ * No two klog locks are ever held together: the forwarder copies one
+ * record into a scratch buffer under the child's lock, drops it, then
+ * takes the parent's lock alone to charge the budget and store the copy,
+ * which the parent's own forwarder takes further up.  Interrupts are off
+ * for one record at a time, however deep the tree.  The records of one
+ * child reach its parent in the child's order.  A record overwritten
+ * before its forwarder reached it counts as suppressed.
  *
- * Locking: every function named *_locked runs under ns->lock.
+ * Locking: every function named *_locked runs under ns->lock; the copy
+ * budget's fields of a child (copy_*, stats.propagated and
+ * stats.suppressed) are written under its parent's lock.
  */
 #include "platform/platform.h"
 #include "klog/ns.h"
@@ -150,19 +161,18 @@ static inline bool has_hook(const struct klog_ns *ns)
 }
 
 /*
- * May a record that @ns stored go to its parent at all?  The parent's
- * policy decides (its own, or the tree's); @pol receives it.
+ * May a record of @ns with record flags @flags go to its parent at all?
+ * The parent's policy decides (its own, or the tree's); @pol receives it.
  */
-static bool may_propagate(const struct klog_ns *ns, u32 origin,
+static bool may_propagate(const struct klog_ns *ns, u8 flags,
 			  struct klog_copy_policy *pol)
 {
-	if (!ns->parent || (origin & KLOG_MSG_LOCAL))
+	if (!ns->parent || (flags & KLOG_F_LOCAL))
 		return false;
 	klog_ns_get_copy_policy(ns->parent, pol);
 	if (pol->propagate == KLOG_PROPAGATE_NONE)
 		return false;
-	return pol->propagate == KLOG_PROPAGATE_ALL ||
-	       !(origin & KLOG_MSG_USER);
+	return pol->propagate == KLOG_PROPAGATE_ALL || !(flags & KLOG_F_USER);
 }
 
 /* "[label] " of @ns into @pre (KLOG_LABEL_MAX bytes); its length. */
@@ -234,80 +244,45 @@ static int budget_take_locked(struct klog_ns *p, struct klog_ns *child,
 	return 1;
 }
 
-/*
- * Store a record in @ns and copy it up the tree.  @ns is locked by the
- * caller; every ancestor locked here is unlocked before return.
- * Return: how many ancestors got a record (for the wake-ups).
- */
-static u32 commit_locked(struct klog_ns *ns, const struct klog_entry *e,
-			 u32 origin)
+/* The origin of a message (KLOG_MSG_*) as record flags (KLOG_F_*). */
+static inline u8 origin_flags(u32 origin)
 {
-	char pre[KLOG_LABEL_MAX + 1], dict[KLOG_LABEL_DICT_MAX];
-	struct klog_ns *cur = ns, *p, *a;
-	struct klog_copy_policy pol;
-	struct klog_entry copy;
-	struct klog_record rec;
-	u32 hops = 0, locked = 0;
-	int take;
-
-	put_locked(ns, e);
-	if (has_hook(ns))
-		return 0;
-
-	while (may_propagate(cur, origin, &pol)) {
-		p = cur->parent;
-		/* The budget is @p's: lock it, a hook root too. */
-		kl_lock_nested(&p->lock);
-		locked++;
-
-		if (!klog_ring_last(&cur->ring, &rec))
-			break;
-		take = budget_take_locked(p, cur, &pol);
-		if (!take)
-			break;
-		/* Label and dictionary only for a copy that goes. */
-		kl_memset(&copy, 0, sizeof(copy));
-		copy.pre = pre;
-		copy.pre_len = copy_prefix(cur, pre, sizeof(pre));
-		copy.dict = dict;
-		copy.dict_len = klog_ns_copy_dict(cur, dict, sizeof(dict));
-		if (take == 2) {
-			char note[48];
-
-			copy.ts_nsec = rec.ts_nsec;	/* in order with it */
-			copy.caller_id = e->caller_id;
-			copy.level = KLOG_DEFAULT_LEVEL;
-			copy.flags = KLOG_F_NEWLINE;
-			copy.text = note;
-			copy.text_len = kl_snprintf(note, sizeof(note),
-						    "%u messages suppressed",
-						    cur->copy_missed);
-			cur->copy_missed = 0;
-			put_locked(p, &copy);
-		}
-		cur->stats.propagated++;
-		copy.ts_nsec = rec.ts_nsec;
-		copy.caller_id = rec.caller_id;
-		copy.facility = rec.facility;
-		copy.level = rec.level;
-		copy.flags = rec.flags;
-		copy.text = rec.text;
-		copy.text_len = rec.text_len;
-		put_locked(p, &copy);
-		hops = locked;
-		if (has_hook(p))
-			break;
-		cur = p;
-	}
-
-	/* Unlock the ancestors locked above, nearest first. */
-	for (a = ns->parent; locked; a = a->parent, locked--)
-		kl_unlock_nested(&a->lock);
-	return hops;
+	return (origin & KLOG_MSG_USER ? KLOG_F_USER : 0) |
+	       (origin & KLOG_MSG_LOCAL ? KLOG_F_LOCAL : 0);
 }
 
-/* Commit the pending line, if any.  Return: hops, as commit_locked(). */
-static u32 cont_flush_locked(struct klog_ns *ns)
+/*
+ * @ns just stored a record with @flags.  If nothing waits to be offered
+ * to the parent and the parent would not take this one, move the
+ * parent's cursor past it: with copies off, the forwarder never runs.
+ */
+static void offered_locked(struct klog_ns *ns, u8 flags)
+{
+	struct klog_copy_policy pol;
+
+	if (ns->up_cur.seq + 1 == ns->ring.next_seq &&
+	    !may_propagate(ns, flags, &pol))
+		klog_ring_cursor_end(&ns->ring, &ns->up_cur);
+}
+
+/* Do records wait in @ns for its forwarder? */
+static inline bool backlog_locked(const struct klog_ns *ns)
+{
+	return ns->parent && ns->up_cur.seq != ns->ring.next_seq;
+}
+
+/* Store a record in @ns, with its origin; the forwarder copies it up. */
+static void commit_locked(struct klog_ns *ns, struct klog_entry *e,
+			  u32 origin)
+{
+	e->flags = (e->flags & KLOG_F_TEXT_MASK) | origin_flags(origin);
+	put_locked(ns, e);
+	if (!has_hook(ns))
+		offered_locked(ns, e->flags);
+}
+
+/* Commit the pending line, if any. */
+static void cont_flush_locked(struct klog_ns *ns)
 {
 	struct klog_cont *c = &ns->cont;
 	struct klog_entry e = {
@@ -321,11 +296,11 @@ static u32 cont_flush_locked(struct klog_ns *ns)
 	};
 
 	if (!c->pending)
-		return 0;
+		return;
 	c->pending = false;
 	c->len = 0;
-	return commit_locked(ns, &e, (c->user ? KLOG_MSG_USER : 0) |
-				     (c->local ? KLOG_MSG_LOCAL : 0));
+	commit_locked(ns, &e, (c->user ? KLOG_MSG_USER : 0) |
+			      (c->local ? KLOG_MSG_LOCAL : 0));
 }
 
 /* The 80% rule of design §3; 6.12 (read_commits off) has none. */
@@ -334,31 +309,25 @@ static inline bool cont_full(const struct klog_ns *ns)
 	return ns->cfg->read_commits && ns->cont.len > CONT_FLUSH_AT;
 }
 
-static inline u32 max_u32(u32 a, u32 b)
-{
-	return a > b ? a : b;
-}
-
 /*
  * The common store.  @m->level is resolved and @m->text has no trailing
- * newline (NEWLINE says there was one).  @m->text may point into the
- * cont buffer at or after the pending bytes (klog_ns_vprintk() formats
- * there).  Return: hops, as commit_locked().
+ * newline (NEWLINE says there was one).  At most two records are
+ * committed: the pending line, then the new text or the merged line.
  */
-static u32 store_locked(struct klog_ns *ns, const struct klog_msg *m)
+static void store_locked(struct klog_ns *ns, const struct klog_msg *m)
 {
 	struct klog_cont *c = &ns->cont;
 	u32 origin = m->flags & (KLOG_MSG_USER | KLOG_MSG_LOCAL);
 	bool user = origin & KLOG_MSG_USER;
 	bool local = origin & KLOG_MSG_LOCAL;
-	u32 len = m->text_len, hops = 0;
+	u32 len = m->text_len;
 	struct klog_entry e;
 
 	/* A line only joins fragments of the same caller and origin. */
 	if (c->pending && (c->caller_id != m->caller_id ||
 			   !(m->flags & KLOG_F_CONT) || m->dict_len ||
 			   c->user != user || c->local != local))
-		hops = cont_flush_locked(ns);
+		cont_flush_locked(ns);
 
 	if (c->pending) {
 		/* Same caller, a continuation: append if it fits. */
@@ -367,10 +336,10 @@ static u32 store_locked(struct klog_ns *ns, const struct klog_msg *m)
 			c->len += len;
 			c->flags |= m->flags & (KLOG_F_NEWLINE | KLOG_F_TRUNC);
 			if ((m->flags & KLOG_F_NEWLINE) || cont_full(ns))
-				hops = max_u32(hops, cont_flush_locked(ns));
-			return hops;
+				cont_flush_locked(ns);
+			return;
 		}
-		hops = cont_flush_locked(ns);
+		cont_flush_locked(ns);
 	}
 
 	if (!(m->flags & KLOG_F_NEWLINE) && !m->dict_len) {
@@ -387,8 +356,8 @@ static u32 store_locked(struct klog_ns *ns, const struct klog_msg *m)
 		c->user = user;
 		c->local = local;
 		if (cont_full(ns))
-			hops = max_u32(hops, cont_flush_locked(ns));
-		return hops;
+			cont_flush_locked(ns);
+		return;
 	}
 
 	e.ts_nsec = kl_clock_ns();
@@ -402,24 +371,191 @@ static u32 store_locked(struct klog_ns *ns, const struct klog_msg *m)
 	e.text_len = len;
 	e.dict = m->dict;
 	e.dict_len = m->dict_len;
-	return max_u32(hops, commit_locked(ns, &e, origin));
+	commit_locked(ns, &e, origin);
 }
 
 /**
- * klog_ns_wake() - wake the readers of a namespace and of its ancestors.
- * @ns:   the namespace.
- * @hops: how many ancestors got copies (from klog_ns_flush_locked()).
+ * klog_ns_wake() - wake the readers of a namespace.
+ * @ns: the namespace.
  *
- * Context: no klog lock held.
+ * Context: any that may take a spinlock (not NMI); a klog lock may be
+ * held.
  */
-void klog_ns_wake(struct klog_ns *ns, u32 hops)
+void klog_ns_wake(struct klog_ns *ns)
 {
-	for (;;) {
-		kl_waitq_wake(&ns->wait);
-		if (!hops-- || !ns->parent)
-			break;
-		ns = ns->parent;
+	kl_waitq_wake(&ns->wait);
+}
+
+/*
+ * @lost records of @child were overwritten before its forwarder could
+ * offer them to @p.  They count as refused by the budget, so the next
+ * copy carries a note.
+ */
+static void copy_lost(struct klog_ns *child, struct klog_ns *p, u64 lost)
+{
+	kl_irqflags_t flags;
+
+	kl_lock_irqsave(&p->lock, flags);
+	child->copy_missed += (u32)lost;
+	child->stats.suppressed += lost;
+	kl_unlock_irqrestore(&p->lock, flags);
+}
+
+/*
+ * Offer @copy, a record of @cur (its text in a scratch buffer), to
+ * @cur's parent, under the parent's lock alone.  A root with a store
+ * hook gets it after that lock (which guards its budget) is dropped.
+ */
+static void copy_to_parent(struct klog_ns *cur, struct klog_entry *copy,
+			   const struct klog_copy_policy *pol)
+{
+	char pre[KLOG_LABEL_MAX + 1], dict[KLOG_LABEL_DICT_MAX], text[48];
+	struct klog_ns *p = cur->parent;
+	struct klog_entry note;
+	kl_irqflags_t flags;
+	bool kick;
+	int take;
+
+	kl_lock_irqsave(&p->lock, flags);
+	take = budget_take_locked(p, cur, pol);
+	if (!take) {
+		kl_unlock_irqrestore(&p->lock, flags);
+		return;
 	}
+	/* Label and dictionary only for a copy that goes. */
+	copy->pre = pre;
+	copy->pre_len = copy_prefix(cur, pre, sizeof(pre));
+	copy->dict = dict;
+	copy->dict_len = klog_ns_copy_dict(cur, dict, sizeof(dict));
+	if (take == 2) {
+		/* The note is in order with the copy and goes no further. */
+		note = *copy;
+		note.facility = 0;
+		note.level = KLOG_DEFAULT_LEVEL;
+		note.flags = KLOG_F_NEWLINE | KLOG_F_LOCAL;
+		note.text = text;
+		note.text_len = kl_snprintf(text, sizeof(text),
+					    "%u messages suppressed",
+					    cur->copy_missed);
+		cur->copy_missed = 0;
+	}
+	cur->stats.propagated++;
+	if (has_hook(p)) {
+		kl_unlock_irqrestore(&p->lock, flags);
+		if (take == 2)
+			p->ops->emit(p, &note);
+		p->ops->emit(p, copy);
+		return;
+	}
+	if (take == 2) {
+		ring_store_locked(p, &note);
+		offered_locked(p, note.flags);
+	}
+	ring_store_locked(p, copy);
+	offered_locked(p, copy->flags);
+	kick = backlog_locked(p);
+	kl_unlock_irqrestore(&p->lock, flags);
+	kl_waitq_wake(&p->wait);
+	if (kick)
+		kl_defer_queue(&p->forward);
+}
+
+/*
+ * The forwarder of @ns: offer @ns's records to its parent in ring order,
+ * at most KLOG_FORWARD_BATCH of them.  One forwarder runs per namespace
+ * at a time (@ns->up_busy); a store that finds one running leaves its
+ * record to it, and the running one looks for more under @ns's lock
+ * before it stops, so no record is left behind.
+ * Return: true if records remain (the caller queues the forwarder again).
+ */
+static bool forward(struct klog_ns *ns, char *buf)
+{
+	struct klog_copy_policy pol;
+	struct klog_entry copy;
+	struct klog_record rec;
+	kl_irqflags_t flags;
+	bool more = false;
+	u32 n = 0;
+	u64 lost;
+
+	kl_lock_irqsave(&ns->lock, flags);
+	if (ns->up_busy) {
+		kl_unlock_irqrestore(&ns->lock, flags);
+		return false;
+	}
+	ns->up_busy = true;
+	for (;;) {
+		lost = klog_ring_cursor_fix(&ns->ring, &ns->up_cur);
+		if (lost) {
+			kl_unlock_irqrestore(&ns->lock, flags);
+			copy_lost(ns, ns->parent, lost);
+			kl_lock_irqsave(&ns->lock, flags);
+			continue;
+		}
+		more = backlog_locked(ns);
+		if (!more || n++ == KLOG_FORWARD_BATCH)
+			break;
+		klog_ring_peek(&ns->ring, &ns->up_cur, &rec);
+		klog_ring_advance(&ns->ring, &ns->up_cur);
+		if (!may_propagate(ns, rec.flags, &pol))
+			continue;
+		kl_memset(&copy, 0, sizeof(copy));
+		copy.ts_nsec = rec.ts_nsec;
+		copy.caller_id = rec.caller_id;
+		copy.facility = rec.facility;
+		copy.level = rec.level;
+		copy.flags = rec.flags;
+		copy.text = buf;
+		copy.text_len = rec.text_len;
+		kl_memcpy(buf, rec.text, rec.text_len);
+		kl_unlock_irqrestore(&ns->lock, flags);
+		copy_to_parent(ns, &copy, &pol);
+		kl_lock_irqsave(&ns->lock, flags);
+	}
+	ns->up_busy = false;
+	kl_unlock_irqrestore(&ns->lock, flags);
+	return more;
+}
+
+/**
+ * klog_ns_forward_work() - the forwarder of a namespace (struct klog_ns's
+ * @forward): copy its records to its parent.
+ * @work: &ns->forward.
+ *
+ * Queued by the store path (klog_ns_copy_up()) after the namespace's lock
+ * is dropped; queues itself again while records remain, so each run
+ * keeps interrupts off for one record at a time and handles a bounded
+ * number of them, however deep the tree or busy the namespace.  Without
+ * a free scratch buffer it does nothing: the next store queues it again.
+ *
+ * Context: any that may take a spinlock (not NMI); no klog lock held.
+ */
+void klog_ns_forward_work(kl_defer_t *work)
+{
+	struct klog_ns *ns = kl_container_of(work, struct klog_ns, forward);
+	bool more;
+	char *buf;
+
+	buf = kl_scratch_get();
+	if (!buf)
+		return;
+	more = forward(ns, buf);
+	kl_scratch_put(buf);
+	if (more)
+		kl_defer_queue(work);
+}
+
+/**
+ * klog_ns_copy_up() - have the records that a locked section committed
+ * copied to the ancestors that take them.
+ * @ns: the namespace (a reference held), after klog_ns_flush_locked()
+ *      returned true and @ns's lock was dropped.
+ *
+ * Context: any that may take a spinlock (not NMI); no klog lock held.
+ */
+void klog_ns_copy_up(struct klog_ns *ns)
+{
+	kl_defer_queue(&ns->forward);
 }
 
 /* Strip one trailing newline into NEWLINE; resolve a default level. */
@@ -440,6 +576,27 @@ static void normalise(struct klog_ns *ns, struct klog_msg *m)
 		m->level = ns->cfg->default_level;
 }
 
+/*
+ * Store @m (normalised) under @ns's lock; then give back @scratch (the
+ * buffer @m's text is in, or NULL), wake the readers and copy up.
+ */
+static void store(struct klog_ns *ns, const struct klog_msg *m,
+		  char *scratch)
+{
+	kl_irqflags_t flags;
+	bool kick;
+
+	kl_lock_irqsave(&ns->lock, flags);
+	store_locked(ns, m);
+	kick = backlog_locked(ns);
+	kl_unlock_irqrestore(&ns->lock, flags);
+	if (scratch)
+		kl_scratch_put(scratch);
+	klog_ns_wake(ns);
+	if (kick)
+		klog_ns_copy_up(ns);
+}
+
 /**
  * klog_ns_store() - store a message whose text is already in memory.
  * @ns: the namespace (a reference held by the caller).
@@ -447,15 +604,13 @@ static void normalise(struct klog_ns *ns, struct klog_msg *m)
  *      stripped and sets NEWLINE; a level outside 0..7 means the default.
  *      Text beyond KLOG_RECORD_MAX bytes is truncated and flagged.
  *
- * Context: any that may take a spinlock (not NMI).
+ * Context: any that may take a spinlock (not NMI); no klog lock held.
  * Return: text bytes accepted (after stripping the newline), or -EINVAL
  * for a NULL @m or NULL text with a non-zero length.
  */
 int klog_ns_store(struct klog_ns *ns, const struct klog_msg *m)
 {
-	kl_irqflags_t flags;
 	struct klog_msg msg;
-	u32 hops;
 
 	if (!ns || !m || (!m->text && m->text_len) ||
 	    (!m->dict && m->dict_len))
@@ -464,10 +619,7 @@ int klog_ns_store(struct klog_ns *ns, const struct klog_msg *m)
 	if (!msg.text)
 		msg.text = "";
 	normalise(ns, &msg);
-	kl_lock_irqsave(&ns->lock, flags);
-	hops = store_locked(ns, &msg);
-	kl_unlock_irqrestore(&ns->lock, flags);
-	klog_ns_wake(ns, hops);
+	store(ns, &msg, NULL);
 	return msg.text_len;
 }
 
@@ -477,65 +629,44 @@ int klog_ns_store(struct klog_ns *ns, const struct klog_msg *m)
  * @fmt:  printf format, optionally starting with KERN_SOH prefixes.
  * @args: its arguments.
  *
- * Formatting happens under the namespace lock, into the continuation
- * buffer; @fmt must not call back into the same namespace.
+ * The text is formatted with no lock held, into the calling context's
+ * scratch buffer: at most KLOG_RECORD_MAX - 1 bytes, prefixes included,
+ * as 6.12's printk.
  *
- * Context: any that may take a spinlock (not NMI).
- * Return: text bytes stored (prefixes and newline stripped), or -EINVAL
- * for a NULL format.
+ * Context: any that may take a spinlock (not NMI); no klog lock held.
+ * Return: text bytes stored (prefixes and newline stripped), -EINVAL for
+ * a NULL format or a formatting error, or -EBUSY if the calling context
+ * is already inside the store path (a recursive call from @fmt's
+ * arguments): the message is dropped.
  */
 int klog_ns_vprintk(struct klog_ns *ns, const char *fmt, va_list args)
 {
-	struct klog_cont *c;
-	kl_irqflags_t flags;
 	struct klog_msg m;
-	u32 hops = 0, off, skip, len, win;
-	va_list ap;
+	u32 skip, len;
+	char *buf;
 	int n;
 
 	if (!ns || !fmt)
 		return -EINVAL;
-	c = &ns->cont;
-	kl_lock_irqsave(&ns->lock, flags);
-	/*
-	 * Alone, a message gets KLOG_RECORD_MAX bytes with the terminator
-	 * (6.12 formats at most 1023 bytes, prefixes included); behind a
-	 * pending line it may use the rest of the buffer, up to a merged
-	 * line of KLOG_RECORD_MAX bytes.
-	 */
-	off = c->len;
-	win = off ? CONT_SIZE - off : KLOG_RECORD_MAX;
-	va_copy(ap, args);
-	n = kl_vsnprintf(c->buf + off, win, fmt, ap);
-	va_end(ap);
-	if (n >= 0 && off && (u32)n >= win) {
-		/* Did not fit behind the pending line: commit it first. */
-		hops = cont_flush_locked(ns);
-		off = 0;
-		win = KLOG_RECORD_MAX;
-		va_copy(ap, args);
-		n = kl_vsnprintf(c->buf, win, fmt, ap);
-		va_end(ap);
-	}
+	buf = kl_scratch_get();
+	if (!buf)
+		return -EBUSY;
+	n = kl_vsnprintf(buf, KLOG_RECORD_MAX, fmt, args);
 	if (n < 0) {
-		kl_unlock_irqrestore(&ns->lock, flags);
-		klog_ns_wake(ns, hops);
+		kl_scratch_put(buf);
 		return -EINVAL;
 	}
-
 	kl_memset(&m, 0, sizeof(m));
 	m.level = -1;
 	m.caller_id = kl_caller_id();
-	len = (u32)n < win - 1 ? (u32)n : win - 1;
+	len = (u32)n < KLOG_RECORD_MAX - 1 ? (u32)n : KLOG_RECORD_MAX - 1;
 	if ((u32)n > len)
 		m.flags |= KLOG_F_TRUNC;
-	skip = klog_parse_prefix(c->buf + off, len, &m.level, &m.flags);
-	m.text = c->buf + off + skip;
+	skip = klog_parse_prefix(buf, len, &m.level, &m.flags);
+	m.text = buf + skip;
 	m.text_len = len - skip;
 	normalise(ns, &m);
-	hops = max_u32(hops, store_locked(ns, &m));
-	kl_unlock_irqrestore(&ns->lock, flags);
-	klog_ns_wake(ns, hops);
+	store(ns, &m, buf);
 	return m.text_len;
 }
 
@@ -563,53 +694,39 @@ int klog_ns_printk(struct klog_ns *ns, const char *fmt, ...)
  * @ns: the namespace, locked.
  *
  * Readers call this before reading so that they never wait for a line
- * that may never be finished.  After unlocking, the caller passes the
- * result to klog_ns_wake() if anything was pending.
+ * that may never be finished.
  *
  * Context: ns->lock held.
- * Return: how many ancestors got copies.
+ * Return: true if records wait to be copied to the parent: the caller
+ * then calls klog_ns_copy_up() once it has dropped the lock.
  */
-u32 klog_ns_flush_locked(struct klog_ns *ns)
+bool klog_ns_flush_locked(struct klog_ns *ns)
 {
-	if (!ns->cfg->read_commits)
-		return 0;
-	return cont_flush_locked(ns);
-}
-
-/**
- * klog_ns_wake_copies() - wake the ancestors that a reader's flush copied
- * the pending line to.
- * @ns:   the namespace a reader flushed with klog_ns_flush_locked().
- * @hops: its return value.
- *
- * The reader itself needs no wake-up, so @ns's own queue is skipped.
- *
- * Context: no klog lock held.
- */
-void klog_ns_wake_copies(struct klog_ns *ns, u32 hops)
-{
-	if (hops)
-		klog_ns_wake(ns->parent, hops - 1);
+	if (ns->cfg->read_commits)
+		cont_flush_locked(ns);
+	return backlog_locked(ns);
 }
 
 /**
  * klog_ns_flush() - commit the pending continuation line and wake readers.
  * @ns: the namespace.
  *
- * Context: any that may take a spinlock (not NMI).
+ * Context: any that may take a spinlock (not NMI); no klog lock held.
  */
 void klog_ns_flush(struct klog_ns *ns)
 {
 	kl_irqflags_t flags;
-	bool pending;
-	u32 hops;
+	bool pending, kick;
 
 	kl_lock_irqsave(&ns->lock, flags);
 	pending = ns->cont.pending;
-	hops = cont_flush_locked(ns);
+	cont_flush_locked(ns);
+	kick = backlog_locked(ns);
 	kl_unlock_irqrestore(&ns->lock, flags);
 	if (pending)
-		klog_ns_wake(ns, hops);
+		klog_ns_wake(ns);
+	if (kick)
+		klog_ns_copy_up(ns);
 }
 
 /**
@@ -620,7 +737,7 @@ void klog_ns_flush(struct klog_ns *ns)
  *
  * The pending continuation line is committed first.
  *
- * Context: any that may take a spinlock (not NMI).
+ * Context: any that may take a spinlock (not NMI); no klog lock held.
  * Return: 1 if a record was copied, 0 if the cursor is at the end,
  * -EINVAL for a namespace without a ring.
  */
@@ -629,15 +746,14 @@ int klog_ns_read(struct klog_ns *ns, struct klog_cursor *c,
 {
 	kl_irqflags_t flags;
 	struct klog_record rec;
-	bool pending;
-	u32 hops;
+	bool pending, kick;
 	int ret = 0;
 
 	if (!ns->ring.buf)
 		return -EINVAL;
 	kl_lock_irqsave(&ns->lock, flags);
-	pending = ns->cont.pending;
-	hops = klog_ns_flush_locked(ns);
+	pending = ns->cont.pending && ns->cfg->read_commits;
+	kick = klog_ns_flush_locked(ns);
 	if (klog_ring_read(&ns->ring, c, &rec, &out->lost)) {
 		out->rec = rec;
 		kl_memcpy(out->text, rec.text, rec.text_len);
@@ -648,6 +764,8 @@ int klog_ns_read(struct klog_ns *ns, struct klog_cursor *c,
 	}
 	kl_unlock_irqrestore(&ns->lock, flags);
 	if (pending)
-		klog_ns_wake(ns, hops);
+		klog_ns_wake(ns);
+	if (kick)
+		klog_ns_copy_up(ns);
 	return ret;
 }

@@ -36,12 +36,13 @@ static bool capable_over(const struct klog_syslog_ctx *ctx, void *owner,
 	return ctx->ops->capable(ctx, owner, cap);
 }
 
-static int copy_out(const struct klog_syslog_ctx *ctx, char *dst,
-		    const char *src, size_t n)
+/* @n bytes to @off bytes into the caller's buffer @dst (opaque here). */
+static int copy_out(const struct klog_syslog_ctx *ctx, void *dst,
+		    size_t off, const char *src, size_t n)
 {
 	if (ctx->ops && ctx->ops->copy_to)
-		return ctx->ops->copy_to(ctx, dst, src, n);
-	kl_memcpy(dst, src, n);
+		return ctx->ops->copy_to(ctx, dst, off, src, n);
+	kl_memcpy((char *)dst + off, src, n);
 	return 0;
 }
 
@@ -89,22 +90,22 @@ static bool syslog_ready(void *arg)
 {
 	struct klog_ns *ns = arg;
 	kl_irqflags_t flags;
-	bool ready;
-	u32 hops;
+	bool ready, kick;
 
 	kl_lock_irqsave(&ns->lock, flags);
-	hops = klog_ns_flush_locked(ns);
+	kick = klog_ns_flush_locked(ns);
 	/* A cut line whose record is gone restarts at the next record. */
 	if (klog_ring_cursor_fix(&ns->ring, &ns->syslog_cur))
 		ns->syslog_partial = 0;
 	ready = ns->syslog_cur.seq < ns->ring.next_seq;
 	kl_unlock_irqrestore(&ns->lock, flags);
-	klog_ns_wake_copies(ns, hops);
+	if (kick)
+		klog_ns_copy_up(ns);
 	return ready;
 }
 
 /* syslog_print(): the destructive read.  @size > 0. */
-static int syslog_read(struct klog_syslog_ctx *ctx, char *buf, int size)
+static int syslog_read(struct klog_syslog_ctx *ctx, void *buf, int size)
 {
 	struct klog_ns *ns = ctx->ns;
 	struct klog_record rec;
@@ -149,7 +150,7 @@ static int syslog_read(struct klog_syslog_ctx *ctx, char *buf, int size)
 		if (!n)
 			break;
 
-		err = copy_out(ctx, buf, ctx->scratch + skip, n);
+		err = copy_out(ctx, buf, len, ctx->scratch + skip, n);
 		if (err) {
 			if (!len)
 				len = err;
@@ -157,7 +158,6 @@ static int syslog_read(struct klog_syslog_ctx *ctx, char *buf, int size)
 		}
 		len += n;
 		size -= n;
-		buf += n;
 	} while (size);
 	return len;
 }
@@ -183,7 +183,7 @@ static void first_fitting_locked(struct klog_ns *ns, size_t size, bool time,
 }
 
 /* syslog_print_all(): READ_ALL and READ_CLEAR.  @size > 0. */
-static int syslog_read_all(struct klog_syslog_ctx *ctx, char *buf, int size,
+static int syslog_read_all(struct klog_syslog_ctx *ctx, void *buf, int size,
 			   bool clear)
 {
 	struct klog_ns *ns = ctx->ns;
@@ -193,13 +193,14 @@ static int syslog_read_all(struct klog_syslog_ctx *ctx, char *buf, int size,
 	bool time = ns->cfg->printk_time;
 	int len = 0;
 	size_t n;
-	u32 hops;
+	bool kick;
 
 	kl_lock_irqsave(&ns->lock, flags);
-	hops = klog_ns_flush_locked(ns);
+	kick = klog_ns_flush_locked(ns);
 	first_fitting_locked(ns, size, time, &c);
 	kl_unlock_irqrestore(&ns->lock, flags);
-	klog_ns_wake_copies(ns, hops);
+	if (kick)
+		klog_ns_copy_up(ns);
 
 	for (;;) {
 		kl_lock_irqsave(&ns->lock, flags);
@@ -218,7 +219,7 @@ static int syslog_read_all(struct klog_syslog_ctx *ctx, char *buf, int size,
 			c = before;
 			break;
 		}
-		if (copy_out(ctx, buf + len, ctx->scratch, n)) {
+		if (copy_out(ctx, buf, len, ctx->scratch, n)) {
 			/* 6.12 breaks before advancing: clear stays here. */
 			c = before;
 			len = -EFAULT;
@@ -244,10 +245,10 @@ static int syslog_size_unread(struct klog_syslog_ctx *ctx)
 	kl_irqflags_t flags;
 	bool time;
 	int ret = 0;
-	u32 hops;
+	bool kick;
 
 	kl_lock_irqsave(&ns->lock, flags);
-	hops = klog_ns_flush_locked(ns);
+	kick = klog_ns_flush_locked(ns);
 	if (klog_ring_cursor_fix(&ns->ring, &ns->syslog_cur))
 		ns->syslog_partial = 0;
 	c = ns->syslog_cur;
@@ -264,7 +265,8 @@ static int syslog_size_unread(struct klog_syslog_ctx *ctx)
 		ret -= ns->syslog_partial;
 	}
 	kl_unlock_irqrestore(&ns->lock, flags);
-	klog_ns_wake_copies(ns, hops);
+	if (kick)
+		klog_ns_copy_up(ns);
 	return ret;
 }
 
@@ -273,7 +275,9 @@ static int syslog_size_unread(struct klog_syslog_ctx *ctx)
  * @ctx:  the caller; ctx->scratch must hold KLOG_MESSAGE_MAX bytes for the
  *        read actions.
  * @type: KLOG_SYSLOG_ACTION_*.
- * @buf:  the caller's buffer (reached only through ops->copy_to).
+ * @buf:  the caller's buffer, or an object that names it: handed to
+ *        ops->copy_to with an offset, and written directly only when
+ *        ops->copy_to is NULL.
  * @len:  its length, or the console level.
  *
  * Context: process context; READ may sleep unless ctx->nonblock.
@@ -281,7 +285,7 @@ static int syslog_size_unread(struct klog_syslog_ctx *ctx)
  * (also for an unknown action), -EFAULT, -EAGAIN (nonblocking READ),
  * -ERESTARTSYS.
  */
-int klog_syslog(struct klog_syslog_ctx *ctx, int type, char *buf, int len)
+int klog_syslog(struct klog_syslog_ctx *ctx, int type, void *buf, int len)
 {
 	struct klog_ns *ns = ctx->ns;
 	struct klog_config *cfg = ns->cfg;

@@ -48,12 +48,12 @@ static bool f_capable(const struct klog_syslog_ctx *ctx, void *owner,
 	return cap == KLOG_CAP_SYSLOG && st.cap_syslog;
 }
 
-static int f_copy_to(const struct klog_syslog_ctx *ctx, char *dst,
-		     const char *src, size_t n)
+static int f_copy_to(const struct klog_syslog_ctx *ctx, void *dst,
+		     size_t off, const char *src, size_t n)
 {
 	(void)ctx;
-	FCHECK(st.buf && dst >= st.buf && dst + n <= st.buf + st.buf_len);
-	memcpy(dst, src, n);
+	FCHECK(st.buf && dst == st.buf && off + n <= (size_t)st.buf_len);
+	memcpy(st.buf + off, src, n);
 	return 0;
 }
 

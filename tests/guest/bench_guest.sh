@@ -4,8 +4,6 @@
 # one result per line for bench.sh to parse:
 #   kmsg host NS     ns per 64-byte /dev/kmsg write on the host log
 #   kmsg child NS    the same in a child syslog namespace
-#   printk NS        ns per printk() of a 64-byte message (klog_bench.ko)
-#   ns_printk NS     ns per ns_printk() of the same message
 # Rounds alternate host and child so that drift hits both alike.
 COUNT=${COUNT:-50000}
 ROUNDS=${ROUNDS:-5}
@@ -14,9 +12,3 @@ for r in $(seq 1 "$ROUNDS"); do
 	echo "kmsg host $(kmsgbench "$COUNT")"
 	echo "kmsg child $(klogns exec -n -s 1048576 -- kmsgbench "$COUNT")"
 done
-klogns exec -n -s 1048576 -- sh -c "
-	insmod /lib/klog_bench.ko count=$COUNT rounds=$ROUNDS || exit 1
-	P=/sys/module/klog_bench/parameters
-	echo \"printk \$(cat \$P/printk_ns)\"
-	echo \"ns_printk \$(cat \$P/ns_printk_ns)\"
-	rmmod klog_bench"

@@ -90,15 +90,15 @@ static inline int t_security(const struct klog_syslog_ctx *ctx, int type)
 	return c->sec_ret;
 }
 
-static inline int t_copy_to(const struct klog_syslog_ctx *ctx, char *dst,
-		     const char *src, size_t n)
+static inline int t_copy_to(const struct klog_syslog_ctx *ctx, void *dst,
+			    size_t off, const char *src, size_t n)
 {
 	struct tcaller *c = ctx->priv;
 
 	c->copies++;
 	if (c->fail_copy_from && c->copies >= c->fail_copy_from)
 		return -EFAULT;
-	memcpy(dst, src, n);
+	memcpy((char *)dst + off, src, n);
 	return 0;
 }
 

@@ -731,13 +731,21 @@ struct emitted {
 };
 
 static struct emitted emitted;
+static struct klog_ns *emit_child;
 
 static void capture_emit(struct klog_ns *ns, const struct klog_entry *e)
 {
 	unsigned int i = emitted.n++;
 
-	(void)ns;
 	assert_true(i < 8);
+	/* A copy reaches the hook with no klog lock held. */
+	if (e->pre_len) {
+		assert_int_equal(pthread_mutex_trylock(&ns->lock), 0);
+		pthread_mutex_unlock(&ns->lock);
+		assert_non_null(emit_child);
+		assert_int_equal(pthread_mutex_trylock(&emit_child->lock), 0);
+		pthread_mutex_unlock(&emit_child->lock);
+	}
 	snprintf(emitted.text[i], sizeof(emitted.text[i]), "%.*s%.*s",
 		 (int)e->pre_len, e->pre ? e->pre : "",
 		 (int)e->text_len, e->text);
@@ -766,6 +774,7 @@ static void ns_emit_root_has_no_ring(void **state)
 	assert_int_equal(klog_ns_read(root, &c, &mb), -EINVAL);
 	klog_ns_printk(root, "\0012host line\n");
 	a = mk_child(root, "box", 4096);
+	emit_child = a;
 	klog_ns_printk(a, "\0016from the box\n");
 	assert_int_equal(emitted.n, 2);
 	assert_string_equal(emitted.text[0], "host line");
@@ -779,6 +788,7 @@ static void ns_emit_root_has_no_ring(void **state)
 	assert_int_equal(emitted.dict_len[1], dlen);
 	assert_memory_equal(emitted.dict[1], dict, dlen);
 	assert_int_equal(committed(a), 1);
+	emit_child = NULL;
 	klog_ns_put(a);
 	klog_ns_put(root);
 }

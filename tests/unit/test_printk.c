@@ -859,7 +859,6 @@ static void prop_three_levels_deep(void **state)
 	struct klog_ns_stats st;
 	struct klog_msgbuf mb;
 	struct rec_list l;
-	u32 hops;
 	kl_irqflags_t fl = 0;
 
 	(void)state;
@@ -904,16 +903,97 @@ static void prop_three_levels_deep(void **state)
 	assert_int_equal(st.stored, 2);
 	assert_int_equal(st.propagated, 0);
 
-	/* Committing a pending line reports how many ancestors got it. */
+	/*
+	 * A reader's flush notes the line; the copies are made only by
+	 * klog_ns_copy_up(), after the lock is dropped.
+	 */
 	klog_ns_printk(d, "pending");
 	kl_lock_irqsave(&d->lock, fl);
-	hops = klog_ns_flush_locked(d);
+	assert_true(klog_ns_flush_locked(d));
 	kl_unlock_irqrestore(&d->lock, fl);
-	klog_ns_wake(d, hops);
-	assert_int_equal(hops, 3);
+	assert_int_equal(committed(d), 2);
+	assert_int_equal(committed(root), 2);
+	klog_ns_copy_up(d);
+	assert_int_equal(committed(b), 3);
+	assert_int_equal(committed(root), 3);
+	klog_ns_copy_up(d);			/* nothing more to copy */
 	assert_int_equal(committed(root), 3);
 	klog_ns_put(d);
 	klog_ns_put(b);
+}
+
+/*
+ * Records overwritten before their forwarder reached them are not
+ * copied: they count as suppressed, and the next copy carries the note.
+ */
+static void prop_overwritten_before_copy_counts_suppressed(void **state)
+{
+	struct klog_copy_policy pol = {
+		.propagate = KLOG_PROPAGATE_KERNEL,
+		.burst = KLOG_PROP_BURST_MAX,
+		.interval_ms = KLOG_PROP_INTERVAL_MAX_MS,
+	};
+	struct klog_ns *kid = mk_child(ns, "kid", 4096);
+	char want[LABEL_BUF + 64], lk[LABEL_BUF];
+	struct klog_ns_stats st;
+	struct rec_list l;
+	u64 before, lost;
+	int i;
+
+	(void)state;
+	assert_int_equal(klog_ns_set_copy_policy(ns, &pol), 0);
+	/* As if a forwarder ran on another CPU and stalled: */
+	kid->up_busy = true;
+	for (i = 0; i < 120; i++)
+		klog_ns_printk(kid, "filler %03d\n", i);
+	assert_int_equal(committed(ns), 0);
+	lost = kid->ring.first_seq;
+	assert_true(lost > 0);				/* overwritten */
+	kid->up_busy = false;
+	klog_ns_copy_up(kid);
+	/*
+	 * What is left goes up in order, after a note that counts what
+	 * was overwritten.
+	 */
+	before = committed(ns);
+	assert_int_equal(before, 1 + 120 - lost);
+	klog_ns_get_stats(kid, &st);
+	assert_int_equal(st.suppressed, lost);
+	assert_int_equal(st.propagated, 120 - lost);
+	read_from(ns, 0, &l);
+	label(kid, lk);
+	snprintf(want, sizeof(want), "%s%llu messages suppressed", lk,
+		 (unsigned long long)lost);
+	assert_text(&l.m[0], want);
+	for (i = 1; i < (int)l.n; i++) {
+		snprintf(want, sizeof(want), "%sfiller %03d", lk,
+			 (int)lost + i - 1);
+		assert_text(&l.m[i], want);
+	}
+	rec_list_free(&l);
+	klog_ns_printk(kid, "next\n");
+	read_from(ns, before, &l);
+	assert_int_equal(l.n, 1);
+	snprintf(want, sizeof(want), "%snext", lk);
+	assert_text(&l.m[0], want);
+	rec_list_free(&l);
+	klog_ns_put(kid);
+}
+
+/* A context already inside the store path cannot enter it again. */
+static void printk_recursion_is_refused(void **state)
+{
+	char *buf;
+
+	(void)state;
+	buf = kl_scratch_get();
+	assert_non_null(buf);
+	assert_null(kl_scratch_get());
+	assert_int_equal(klog_ns_printk(ns, "inner\n"), -EBUSY);
+	assert_int_equal(committed(ns), 0);
+	kl_scratch_put(buf);
+	assert_int_equal(klog_ns_printk(ns, "outer\n"), 5);
+	assert_int_equal(committed(ns), 1);
 }
 
 static void prop_user_records_three_levels(void **state)
@@ -2043,6 +2123,8 @@ int main(void)
 		TP(prop_copy_of_max_record_is_truncated),
 		TP(prop_cont_line_copied_once),
 		TP(prop_three_levels_deep),
+		TP(prop_overwritten_before_copy_counts_suppressed),
+		TP(printk_recursion_is_refused),
 		TP(prop_user_records_three_levels),
 		TP(prop_local_never_copied),
 		TP(prop_user_fragment_not_joined_to_kernel_line),

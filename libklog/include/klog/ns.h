@@ -25,6 +25,8 @@
 #define KLOG_LABEL_MAX (4 + 20 + 1 + KLOG_TAG_MAX + 2)
 /* Longest copy dictionary, see klog_ns_copy_dict(). */
 #define KLOG_LABEL_DICT_MAX 64
+/* Records a forwarder handles per run before it queues itself again. */
+#define KLOG_FORWARD_BATCH 16
 
 /*
  * Propagation policies (kernel.syslog_ns_propagate).  The default is
@@ -239,9 +241,10 @@ struct klog_ns_params {
  * send it), @copy_epoch, @copy_used and @copy_missed (this namespace's
  * use of its parent's budget: written under the *parent's* lock),
  * @own_policy and @policy (written under @lock, read without it like the
- * settings of struct klog_config), @dmesg_restrict writes and @dead.  Locks
- * nest child before parent only (the propagation path), never the other
- * way, never between siblings.  @ref, @parent, @root, @cfg, @ops, @id,
+ * settings of struct klog_config), @dmesg_restrict writes, @dead, @up_cur
+ * (the next record to offer the parent) and @up_busy (a forwarder runs).
+ * No code holds two namespaces' locks at once.  @forward is the
+ * forwarder (printk.c).  @ref, @parent, @root, @cfg, @ops, @id,
  * @level and @owner are set at init and then read-only.  @tag and the
  * ring's buffer change only under @lock while nothing is stored
  * (klog_ns_set_tag(), klog_ns_resize()); the store path reads them under
@@ -256,6 +259,8 @@ struct klog_ns_params {
 struct klog_ns {
 	kl_lock_t lock;
 	struct klog_ring ring;
+	struct klog_cursor up_cur;
+	bool up_busy;
 	struct klog_cursor syslog_cur;
 	u32 syslog_partial;
 	bool syslog_time;
@@ -283,6 +288,7 @@ struct klog_ns {
 	struct klog_ns_stats stats;
 	struct klog_cont cont;
 	struct klog_config own_cfg;
+	kl_defer_t forward;
 };
 
 /**
@@ -347,9 +353,10 @@ __printf(2, 3)
 int klog_ns_printk(struct klog_ns *ns, const char *fmt, ...);
 int klog_ns_store(struct klog_ns *ns, const struct klog_msg *m);
 void klog_ns_flush(struct klog_ns *ns);
-u32 klog_ns_flush_locked(struct klog_ns *ns);
-void klog_ns_wake(struct klog_ns *ns, u32 hops);
-void klog_ns_wake_copies(struct klog_ns *ns, u32 hops);
+bool klog_ns_flush_locked(struct klog_ns *ns);
+void klog_ns_copy_up(struct klog_ns *ns);
+void klog_ns_forward_work(kl_defer_t *work);
+void klog_ns_wake(struct klog_ns *ns);
 int klog_ns_read(struct klog_ns *ns, struct klog_cursor *c,
 		 struct klog_msgbuf *out);
 

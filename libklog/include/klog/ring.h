@@ -24,6 +24,12 @@
 #define KLOG_F_PREFIX 0x04	/* text had a level prefix */
 #define KLOG_F_CONT 0x08	/* text started as a continuation */
 #define KLOG_F_TRUNC 0x10	/* text or dictionary was truncated */
+/* The flags that describe the text (a reader's view of a record). */
+#define KLOG_F_TEXT_MASK (KLOG_F_NEWLINE | KLOG_F_PREFIX | KLOG_F_CONT | \
+			  KLOG_F_TRUNC)
+/* Its origin, which decides where copies go (see klog/ns.h KLOG_MSG_*). */
+#define KLOG_F_USER 0x20	/* text chosen or influenced by user space */
+#define KLOG_F_LOCAL 0x40	/* never copied to a parent */
 
 /**
  * struct klog_cursor - a position in a ring.

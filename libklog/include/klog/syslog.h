@@ -39,8 +39,11 @@ struct klog_syslog_ctx;
  * @security: the security module's word on action @type, asked after the
  *            capability check passed or was not needed, as upstream's
  *            security_syslog(); 0 or a negative errno.  NULL: 0.
- * @copy_to:  copy @n bytes to the caller's buffer at @dst (user memory in
- *            the kernel).  0 or -EFAULT.  NULL: memcpy.
+ * @copy_to:  copy @n bytes to @off bytes into the caller's buffer @dst,
+ *            the pointer given to klog_syslog() or klog_proc_kmsg_read(),
+ *            which the core never dereferences when @copy_to is set (the
+ *            kernel passes a kernel object that knows the user buffer).
+ *            0 or -EFAULT.  NULL: @dst is memory, copied with memcpy.
  *
  * Creating a namespace is not a syslog action: the embedder calls
  * klog_ns_create() or klog_ns_init() (the kernel on
@@ -51,8 +54,8 @@ struct klog_syslog_ops {
 	bool (*capable)(const struct klog_syslog_ctx *ctx, void *owner,
 			int cap);
 	int (*security)(const struct klog_syslog_ctx *ctx, int type);
-	int (*copy_to)(const struct klog_syslog_ctx *ctx, char *dst,
-		       const char *src, size_t n);
+	int (*copy_to)(const struct klog_syslog_ctx *ctx, void *dst,
+		       size_t off, const char *src, size_t n);
 };
 
 /**
@@ -81,7 +84,7 @@ struct klog_syslog_ctx {
 	bool checked;
 };
 
-int klog_syslog(struct klog_syslog_ctx *ctx, int type, char *buf, int len);
+int klog_syslog(struct klog_syslog_ctx *ctx, int type, void *buf, int len);
 int klog_syslog_check(const struct klog_syslog_ctx *ctx, int type);
 
 /**
@@ -122,7 +125,7 @@ unsigned int klog_kmsg_poll(struct klog_kmsg *f);
 void klog_kmsg_release(struct klog_kmsg *f);
 
 int klog_proc_kmsg_open(struct klog_syslog_ctx *ctx);
-ssize_t klog_proc_kmsg_read(struct klog_syslog_ctx *ctx, char *buf,
+ssize_t klog_proc_kmsg_read(struct klog_syslog_ctx *ctx, void *buf,
 			    size_t count, bool nonblock);
 unsigned int klog_proc_kmsg_poll(struct klog_syslog_ctx *ctx);
 void klog_proc_kmsg_release(struct klog_syslog_ctx *ctx);

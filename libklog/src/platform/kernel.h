@@ -5,12 +5,13 @@
  * DOC: kernel platform
  *
  * Locks are raw spinlocks taken with interrupts disabled, so the store path
- * may run in any context that may take a spinlock (not NMI).  Each
- * namespace depth has its own lockdep class: the store path takes a
- * child's lock, then its parent's (deeper before shallower), hand over
- * hand.  Memory comes from kvzalloc(GFP_KERNEL_ACCOUNT), so rings are
- * charged to the creator's memory cgroup.  The clock is local_clock(), as
- * printk's.
+ * may run in any context that may take a spinlock (not NMI).  The core
+ * never holds two of them: a copy to a parent is made after the child's
+ * lock is dropped.  Text is formatted, and records are carried from one
+ * namespace to the next, in a per-CPU scratch buffer of the current
+ * context, with preemption disabled and no lock held.  Memory comes from
+ * kvzalloc(GFP_KERNEL_ACCOUNT), so rings are charged to the creator's
+ * memory cgroup.  The clock is local_clock(), as printk's.
  */
 #ifndef KLOG_PLATFORM_KERNEL_H
 #define KLOG_PLATFORM_KERNEL_H
@@ -33,21 +34,10 @@
 
 #include "klog_types.h"
 
-#define KLOG_PLAT_LOCK_DEPTHS 34
-extern struct lock_class_key klog_plat_lock_keys[KLOG_PLAT_LOCK_DEPTHS];
-
 #define kl_lock_t raw_spinlock_t
 #define kl_irqflags_t unsigned long
 
-/* One lockdep class per nesting depth: a child's lock nests its parent's. */
-static inline void kl_lock_init(kl_lock_t *l, int level)
-{
-	int depth = min_t(int, level, KLOG_PLAT_LOCK_DEPTHS - 1);
-
-	raw_spin_lock_init(l);
-	lockdep_set_class_and_name(l, &klog_plat_lock_keys[depth],
-				   "klog_ns.lock");
-}
+#define kl_lock_init(l) raw_spin_lock_init(l)
 
 static inline void kl_lock_destroy(kl_lock_t *l)
 {
@@ -55,8 +45,32 @@ static inline void kl_lock_destroy(kl_lock_t *l)
 
 #define kl_lock_irqsave(l, f) raw_spin_lock_irqsave((l), (f))
 #define kl_unlock_irqrestore(l, f) raw_spin_unlock_irqrestore((l), (f))
-#define kl_lock_nested(l) raw_spin_lock(l)
-#define kl_unlock_nested(l) raw_spin_unlock(l)
+
+/*
+ * Scratch buffers.  kl_scratch_get() disables preemption and returns this
+ * CPU's buffer for the current context (task, softirq, hard irq), or NULL
+ * in NMI context or if that buffer is in use: the store path recursed
+ * (from inside vsnprintf(), say).  An interrupt that arrives meanwhile
+ * gets the buffer of its own context.  kl_scratch_put() releases it.
+ */
+#define KL_SCRATCH_SIZE 1024
+
+/*
+ * Deferred calls: a hard irq_work, which runs with interrupts off on
+ * every kernel, PREEMPT_RT included.  kl_defer_queue() may be called in
+ * any context; kl_defer_sync() waits for a queued call (process context).
+ */
+#define kl_defer_t struct irq_work
+#define kl_defer_init(d, f) (*(d) = IRQ_WORK_INIT_HARD(f))
+#define kl_defer_queue(d) irq_work_queue(d)
+#define kl_defer_sync(d) irq_work_sync(d)
+
+#define kl_container_of(p, type, member) container_of(p, type, member)
+
+char *klog_plat_scratch_get(void);
+void klog_plat_scratch_put(char *buf);
+#define kl_scratch_get() klog_plat_scratch_get()
+#define kl_scratch_put(b) klog_plat_scratch_put(b)
 
 /* Memory is charged to the caller's memory cgroup.  May sleep. */
 #define kl_alloc(n) kvzalloc((n), GFP_KERNEL_ACCOUNT)

@@ -12,11 +12,19 @@
  *
  * ========================== =============================================
  * kl_lock_t                  a lock that may be taken from any context
- * kl_lock_init(l, level)     initialise; @level is the nesting depth
- * kl_lock_irqsave(l, f)      take, disabling interrupts (kernel)
+ * kl_lock_init(l)            initialise
+ * kl_lock_irqsave(l, f)      take, disabling interrupts (kernel); the
+ *                            core never holds two klog locks
  * kl_unlock_irqrestore(l, f) release, restoring interrupts
- * kl_lock_nested(l)          take a parent's lock while a child's is held
- * kl_unlock_nested(l)        release without touching interrupt state
+ * kl_scratch_get()           KL_SCRATCH_SIZE bytes private to the calling
+ *                            context until kl_scratch_put(), or NULL if
+ *                            that context already holds them (recursion)
+ * kl_scratch_put(b)          give them back
+ * kl_defer_*                 run a function soon, outside the caller's
+ *                            locks, in any context (kernel: a hard
+ *                            irq_work; user space: the same thread,
+ *                            after the current deferred call)
+ * kl_container_of            container_of()
  * kl_alloc(n) / kl_free(p)   zeroed, accounted memory; may sleep
  * kl_clock_ns()              monotonic nanoseconds, any context (record
  *                            timestamps: local_clock() in the kernel)

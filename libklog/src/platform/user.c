@@ -47,6 +47,55 @@ u64 klog_plat_clock_ns(void)
 }
 
 /*
+ * One scratch buffer per thread: a thread has a single context here (no
+ * interrupts), so a second get before the put is recursion.
+ */
+static __thread char scratch[KL_SCRATCH_SIZE];
+static __thread bool scratch_busy;
+
+char *klog_plat_scratch_get(void)
+{
+	if (scratch_busy)
+		return NULL;
+	scratch_busy = true;
+	return scratch;
+}
+
+void klog_plat_scratch_put(char *buf)
+{
+	(void)buf;
+	scratch_busy = false;
+}
+
+/* Each thread's queue of deferred calls (kl_defer_queue()). */
+#define DEFER_MAX 64
+static __thread kl_defer_t *defer_q[DEFER_MAX];
+static __thread unsigned int defer_n;
+static __thread bool defer_draining;
+
+void klog_plat_defer_queue(kl_defer_t *d)
+{
+	unsigned int i;
+
+	for (i = 0; i < defer_n; i++)
+		if (defer_q[i] == d)
+			return;
+	/* Each call queues at most its parent's: the depth bounds it. */
+	if (defer_n == DEFER_MAX)
+		abort();
+	defer_q[defer_n++] = d;
+	if (defer_draining)
+		return;
+	defer_draining = true;
+	while (defer_n) {
+		d = defer_q[0];
+		memmove(defer_q, defer_q + 1, --defer_n * sizeof(*defer_q));
+		d->fn(d);
+	}
+	defer_draining = false;
+}
+
+/*
  * The caller id is the thread id, as the kernel's task_pid_nr(current).
  * gettid() is a system call: each thread asks once and keeps the answer;
  * a fork()ed child (whose one thread has a new id) forgets it.

@@ -30,17 +30,44 @@
 
 /*
  * kl_lock_t: protects one namespace.  Userspace has no interrupts, so the
- * irqsave and nested variants are plain mutex operations.  @level is
- * accepted for the kernel's lockdep classes and ignored here.
+ * irqsave variants are plain mutex operations.
  */
 typedef pthread_mutex_t kl_lock_t;
 typedef unsigned long kl_irqflags_t;
-#define kl_lock_init(l, level) ((void)(level), pthread_mutex_init((l), NULL))
+#define kl_lock_init(l) pthread_mutex_init((l), NULL)
 #define kl_lock_destroy(l) pthread_mutex_destroy(l)
 #define kl_lock_irqsave(l, f) ((void)(f), pthread_mutex_lock(l))
 #define kl_unlock_irqrestore(l, f) ((void)(f), pthread_mutex_unlock(l))
-#define kl_lock_nested(l) pthread_mutex_lock(l)
-#define kl_unlock_nested(l) pthread_mutex_unlock(l)
+
+/*
+ * kl_scratch_get() - the calling thread's KL_SCRATCH_SIZE-byte buffer, or
+ * NULL if the thread is already using it (the store path recursed).
+ * kl_scratch_put() gives it back.
+ */
+#define KL_SCRATCH_SIZE 1024
+
+/*
+ * Deferred calls.  kl_defer_queue() runs @d->fn(@d) in the calling thread
+ * once the call it is made from (if any) has returned: each thread drains
+ * its own queue in order, so a deferred function that queues more work
+ * (itself, or a parent namespace's forwarder) never nests.  A @d already
+ * in the thread's queue is not queued twice.  kl_defer_sync() has nothing
+ * to wait for.
+ */
+typedef struct kl_defer {
+	void (*fn)(struct kl_defer *d);
+} kl_defer_t;
+void klog_plat_defer_queue(kl_defer_t *d);
+#define kl_defer_init(d, f) ((d)->fn = (f))
+#define kl_defer_queue(d) klog_plat_defer_queue(d)
+#define kl_defer_sync(d) ((void)(d))
+
+#define kl_container_of(p, type, member) \
+	((type *)((char *)(p) - offsetof(type, member)))
+char *klog_plat_scratch_get(void);
+void klog_plat_scratch_put(char *buf);
+#define kl_scratch_get() klog_plat_scratch_get()
+#define kl_scratch_put(b) klog_plat_scratch_put(b)
 
 /*
  * kl_alloc() - zeroed memory; NULL on failure (or when a test injects a
