@@ -16,7 +16,7 @@ export KCACHE
 	qemu guest-rt \
 	guest guest-debug golden bench bench-smoke checkpatch bench-guest clean \
 	guest-reliability guest-reliability-debug guest-reliability-full \
-	bisect-check
+	bisect-check sparse
 
 all: build
 
@@ -117,6 +117,11 @@ guest-reliability-full: kernel
 # scripts/checkpatch.pl --strict on every patch of kernel-glue/series.
 checkpatch: deps-kernel
 	kernel-glue/checkpatch.sh
+
+# sparse on the files the series touches: no message the stock tree lacks
+# (not part of check: needs the stock kernel too).
+sparse: deps-kernel
+	kernel-glue/sparse.sh
 
 # Every prefix of kernel-glue/series builds (not part of check: about
 # 15 minutes with a warm ccache, an hour without).

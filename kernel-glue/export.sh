@@ -41,7 +41,7 @@ export GIT_AUTHOR_NAME=$name GIT_AUTHOR_EMAIL=$email
 export GIT_COMMITTER_NAME=$name GIT_COMMITTER_EMAIL=$email
 
 # The import commit follows libklog/ as it is now.
-first=$(git -C "$TREE" log --reverse --format=%s pristine..HEAD | head -1)
+first=$(git -C "$TREE" log --reverse --format=%s pristine..HEAD | sed -n 1p)
 "$GLUE/import.sh" --tree "$TREE"
 if [ -n "$(git -C "$TREE" status --porcelain -- kernel/printk/libklog)" ]; then
 	git -C "$TREE" add -f -A kernel/printk/libklog

@@ -43,7 +43,7 @@ case "${1:-}" in
 *) die "usage: import.sh [--check|--stdout|--tree TREE]" ;;
 esac
 
-first=$(sed -e 's/#.*//' -e 's/[[:space:]]*$//' "$GLUE/series" | grep -v '^$' | head -1)
+first=$(sed -e 's/#.*//' -e 's/[[:space:]]*$//' "$GLUE/series" | grep -v "^$" | sed -n 1p)
 total=$(sed -e 's/#.*//' -e 's/[[:space:]]*$//' "$GLUE/series" | grep -vc '^$')
 [ -n "$first" ] || die "kernel-glue/series is empty"
 
