@@ -10,8 +10,8 @@
  * records with -EPIPE once, and seeks to the first record, the clear point
  * or the end.  Writes parse an optional "<N>" prefix exactly as
  * devkmsg_write() (facility N >> 3, LOG_USER when that is 0) and are
- * rate limited per namespace, not per file (design S6), under the
- * printk.devkmsg mode.
+ * rate limited per namespace, not per file (more files buy no more),
+ * under the printk.devkmsg mode.
  *
  * /proc/kmsg is the namespace's destructive syslog reader: its functions
  * wrap klog_syslog() with source KLOG_FROM_PROC as fs/proc/kmsg.c does.
@@ -34,7 +34,7 @@
  * @ctx:  the opener.
  * @mode: KLOG_KMSG_READ and/or KLOG_KMSG_WRITE.
  *
- * Context: any that may take a spinlock.
+ * Context: process context (the permission check).
  * Return: 0; -EPERM if printk.devkmsg=off, or for readers when the
  * namespace's dmesg_restrict holds and the opener lacks CAP_SYSLOG over
  * its owner.
@@ -322,7 +322,7 @@ void klog_kmsg_release(struct klog_kmsg *f)
  * klog_proc_kmsg_open() - open /proc/kmsg: SYSLOG_ACTION_OPEN's check.
  * @ctx: the opener, with source KLOG_FROM_PROC.
  *
- * Context: any.
+ * Context: process context (the permission check).
  * Return: 0 or -EPERM.
  */
 int klog_proc_kmsg_open(struct klog_syslog_ctx *ctx)
@@ -355,7 +355,7 @@ ssize_t klog_proc_kmsg_read(struct klog_syslog_ctx *ctx, void *buf,
  * klog_proc_kmsg_poll() - kmsg_poll() of fs/proc/kmsg.c.
  * @ctx: the opener.
  *
- * Context: any that may take a spinlock.
+ * Context: process context (the permission check).
  * Return: POLLIN|POLLRDNORM if anything is unread, else 0.
  */
 unsigned int klog_proc_kmsg_poll(struct klog_syslog_ctx *ctx)
@@ -369,7 +369,7 @@ unsigned int klog_proc_kmsg_poll(struct klog_syslog_ctx *ctx)
  * klog_proc_kmsg_release() - SYSLOG_ACTION_CLOSE.
  * @ctx: the opener.
  *
- * Context: any.
+ * Context: process context (the permission check).
  */
 void klog_proc_kmsg_release(struct klog_syslog_ctx *ctx)
 {

@@ -45,10 +45,20 @@
  * No two klog locks are ever held together: the forwarder copies one
  * record into a scratch buffer under the child's lock, drops it, then
  * takes the parent's lock alone to charge the budget and store the copy,
- * which the parent's own forwarder takes further up.  Interrupts are off
- * for one record at a time, however deep the tree.  The records of one
- * child reach its parent in the child's order.  A record overwritten
- * before its forwarder reached it counts as suppressed.
+ * which the parent's own forwarder takes further up.  Each lock is held
+ * for one record; a forwarder run handles at most KLOG_FORWARD_BATCH
+ * records and then queues itself again, so however deep the tree or busy
+ * the namespace, one run does bounded work (in the kernel it runs in hard
+ * interrupt context, or preemptibly in the irq_work thread on
+ * PREEMPT_RT).  The records of one child reach its parent in the child's
+ * order.  A record overwritten before its forwarder reached it counts as
+ * suppressed.
+ *
+ * A copy is one line in its parent: in a copy of text that user space
+ * chose or influenced, control characters (a newline that would start an
+ * unlabelled line, an escape sequence) become '?', and its level is at
+ * most as severe as KLOG_USER_COPY_LEVEL, so that a container cannot put
+ * emergency-level lines on the host's consoles.
  *
  * Locking: every function named *_locked runs under ns->lock; the copy
  * budget's fields of a child (copy_*, stats.propagated and
@@ -58,6 +68,9 @@
 #include "klog/ns.h"
 
 #define CONT_SIZE ((u32)sizeof(((struct klog_cont *)0)->buf))
+
+/* The store formats, and the forwarder copies, one record in a scratch. */
+static_assert(KL_SCRATCH_SIZE >= KLOG_RECORD_MAX, "scratch too small");
 #define CONT_FLUSH_AT (CONT_SIZE * 80 / 100)
 #define KERN_SOH_CH ('\001')
 
@@ -145,9 +158,9 @@ static void put_locked(struct klog_ns *ns, const struct klog_entry *e)
 {
 	if (ns->ops && ns->ops->emit) {
 		/*
-		 * The hook stores elsewhere and counts for itself.  For a
-		 * copy it runs under @ns's lock (which guards @ns's copy
-		 * budget): it must not take that lock.
+		 * The hook stores elsewhere and counts for itself.  Here it
+		 * runs under @ns's lock (a root's own record); copies reach
+		 * it from copy_to_parent() with no klog lock held.
 		 */
 		ns->ops->emit(ns, e);
 		return;
@@ -303,7 +316,10 @@ static void cont_flush_locked(struct klog_ns *ns)
 			      (c->local ? KLOG_MSG_LOCAL : 0));
 }
 
-/* The 80% rule of design §3; 6.12 (read_commits off) has none. */
+/*
+ * A pending line more than 80% full is committed at once, so that a
+ * reader never waits for it; 6.12 (read_commits off) has no such rule.
+ */
 static inline bool cont_full(const struct klog_ns *ns)
 {
 	return ns->cfg->read_commits && ns->cont.len > CONT_FLUSH_AT;
@@ -399,6 +415,24 @@ static void copy_lost(struct klog_ns *child, struct klog_ns *p, u64 lost)
 	child->copy_missed += (u32)lost;
 	child->stats.suppressed += lost;
 	kl_unlock_irqrestore(&p->lock, flags);
+}
+
+/*
+ * A copy of user-influenced text is one line of notice severity at most:
+ * control characters (but tab) become '?', more severe levels notice.
+ */
+static void user_copy_sanitise(struct klog_entry *copy, char *text)
+{
+	u32 i;
+
+	for (i = 0; i < copy->text_len; i++) {
+		unsigned char ch = text[i];
+
+		if ((ch < 0x20 && ch != '\t') || ch == 0x7f)
+			text[i] = '?';
+	}
+	if (copy->level < KLOG_USER_COPY_LEVEL)
+		copy->level = KLOG_USER_COPY_LEVEL;
 }
 
 /*
@@ -509,6 +543,8 @@ static bool forward(struct klog_ns *ns, char *buf)
 		copy.text_len = rec.text_len;
 		kl_memcpy(buf, rec.text, rec.text_len);
 		kl_unlock_irqrestore(&ns->lock, flags);
+		if (copy.flags & KLOG_F_USER)
+			user_copy_sanitise(&copy, buf);
 		copy_to_parent(ns, &copy, &pol);
 		kl_lock_irqsave(&ns->lock, flags);
 	}
@@ -523,10 +559,11 @@ static bool forward(struct klog_ns *ns, char *buf)
  * @work: &ns->forward.
  *
  * Queued by the store path (klog_ns_copy_up()) after the namespace's lock
- * is dropped; queues itself again while records remain, so each run
- * keeps interrupts off for one record at a time and handles a bounded
- * number of them, however deep the tree or busy the namespace.  Without
- * a free scratch buffer it does nothing: the next store queues it again.
+ * is dropped; handles at most KLOG_FORWARD_BATCH records, each under one
+ * lock at a time, and queues itself again while records remain.  The
+ * scratch buffer of its context is always free (a forwarder never runs
+ * inside the store path); should it not be, it warns and does nothing
+ * until the next store queues it again.
  *
  * Context: any that may take a spinlock (not NMI); no klog lock held.
  */
@@ -537,7 +574,7 @@ void klog_ns_forward_work(kl_defer_t *work)
 	char *buf;
 
 	buf = kl_scratch_get();
-	if (!buf)
+	if (kl_warn_on_once(!buf))
 		return;
 	more = forward(ns, buf);
 	kl_scratch_put(buf);

@@ -213,8 +213,7 @@ u64 klog_ring_store(struct klog_ring *ring, const struct klog_entry *e)
 	/*
 	 * Warm what the next store touches: the oldest record's header,
 	 * which it reads to drop that record, and the place it writes.  With
-	 * many namespaces, other namespaces' stores evict both in between
-	 * (bench/: NS-scale).
+	 * many namespaces, other namespaces' stores evict both in between.
 	 */
 	kl_prefetchw(ring->buf + ring->first_idx);
 	kl_prefetchw(ring->buf + ring->next_idx);

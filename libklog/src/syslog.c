@@ -15,7 +15,7 @@
  * need CAP_SYSLOG over the root's owner.  Every other action number is
  * unknown, 11 included: -EINVAL once the permission check passed, as in
  * 6.12.  A namespace is not created through syslog(2) but with
- * unshare(CLONE_NEWSYSLOG) (design S1, S2): klog_ns_create() or
+ * unshare(CLONE_NEWSYSLOG): klog_ns_create() or
  * klog_ns_init(), then klog_ns_set_tag() and klog_ns_resize() for the
  * sysctls kernel.syslog_ns_tag and kernel.syslog_ns_size.
  *
@@ -68,7 +68,8 @@ static int security_ok(const struct klog_syslog_ctx *ctx, int type)
  * The capability hook is asked at most once, and only for a restricted
  * action; the security hook once, unless the capability was missing.
  *
- * Context: any.
+ * Context: process context (the hooks are the embedder's capability and
+ * security checks).
  * Return: 0, -EPERM, or the security hook's error.
  */
 int klog_syslog_check(const struct klog_syslog_ctx *ctx, int type)
@@ -162,23 +163,67 @@ static int syslog_read(struct klog_syslog_ctx *ctx, void *buf, int size)
 	return len;
 }
 
+/*
+ * A walk over a ring holds the namespace's lock (interrupts off) for at
+ * most KLOG_WALK_CHUNK records at a time; between chunks writers may
+ * drop old records (the cursor skips them) or add new ones (the walk
+ * stops at the end it saw first).  Upstream walks its ring without a
+ * lock and is approximate in the same way.
+ */
+#define KLOG_WALK_CHUNK 64
+
+/* Let writers in after every KLOG_WALK_CHUNK records of a walk. */
+static void walk_pause(struct klog_ns *ns, struct klog_cursor *c, u32 *n,
+		       kl_irqflags_t *flags)
+{
+	if (++*n % KLOG_WALK_CHUNK)
+		return;
+	kl_unlock_irqrestore(&ns->lock, *flags);
+	kl_lock_irqsave(&ns->lock, *flags);
+	klog_ring_cursor_fix(&ns->ring, c);
+}
+
+/*
+ * Formatted size, with @opts, of the records from *@c up to @end (a
+ * sequence number); *@c ends there.  Called and returns with ns->lock
+ * held, which it drops between chunks.
+ */
+static size_t walk_size_locked(struct klog_ns *ns, struct klog_cursor *c,
+			       u64 end, unsigned int opts,
+			       kl_irqflags_t *flags)
+{
+	struct klog_record rec;
+	size_t total = 0;
+	u32 n = 0;
+
+	while (c->seq < end && klog_ring_peek(&ns->ring, c, &rec)) {
+		total += klog_fmt_syslog_size(&rec, opts);
+		klog_ring_advance(&ns->ring, c);
+		walk_pause(ns, c, &n, flags);
+	}
+	return total;
+}
+
 /* Records from the clear point on that fit in @size: the first cursor. */
 static void first_fitting_locked(struct klog_ns *ns, size_t size, bool time,
-				 struct klog_cursor *start)
+				 struct klog_cursor *start,
+				 kl_irqflags_t *flags)
 {
 	struct klog_cursor c = ns->clear_cur;
 	struct klog_record rec;
-	size_t total = 0;
+	u64 end = ns->ring.next_seq;
+	size_t total;
+	u32 n = 0;
 
 	klog_ring_cursor_fix(&ns->ring, &c);
 	*start = c;
-	while (klog_ring_peek(&ns->ring, &c, &rec)) {
-		total += klog_fmt_syslog_size(&rec, fmt_opts(ns, time));
-		klog_ring_advance(&ns->ring, &c);
-	}
-	while (total > size && klog_ring_peek(&ns->ring, start, &rec)) {
+	total = walk_size_locked(ns, &c, end, fmt_opts(ns, time), flags);
+	klog_ring_cursor_fix(&ns->ring, start);
+	while (total > size && start->seq < end &&
+	       klog_ring_peek(&ns->ring, start, &rec)) {
 		total -= klog_fmt_syslog_size(&rec, fmt_opts(ns, time));
 		klog_ring_advance(&ns->ring, start);
+		walk_pause(ns, start, &n, flags);
 	}
 }
 
@@ -197,7 +242,7 @@ static int syslog_read_all(struct klog_syslog_ctx *ctx, void *buf, int size,
 
 	kl_lock_irqsave(&ns->lock, flags);
 	kick = klog_ns_flush_locked(ns);
-	first_fitting_locked(ns, size, time, &c);
+	first_fitting_locked(ns, size, time, &c, &flags);
 	kl_unlock_irqrestore(&ns->lock, flags);
 	if (kick)
 		klog_ns_copy_up(ns);
@@ -254,15 +299,16 @@ static int syslog_size_unread(struct klog_syslog_ctx *ctx)
 	c = ns->syslog_cur;
 	if (ctx->source == KLOG_FROM_PROC) {
 		ret = ns->ring.next_seq - c.seq;
-	} else if (c.seq < ns->ring.next_seq) {
+	} else if (klog_ring_peek(&ns->ring, &c, &rec)) {
+		/* A cut record keeps the time setting it was started with. */
 		time = ns->syslog_partial ? ns->syslog_time :
 			ns->cfg->printk_time;
-		while (klog_ring_peek(&ns->ring, &c, &rec)) {
-			ret += klog_fmt_syslog_size(&rec, fmt_opts(ns, time));
-			time = ns->cfg->printk_time;
-			klog_ring_advance(&ns->ring, &c);
-		}
-		ret -= ns->syslog_partial;
+		ret = klog_fmt_syslog_size(&rec, fmt_opts(ns, time)) -
+		      ns->syslog_partial;
+		klog_ring_advance(&ns->ring, &c);
+		ret += walk_size_locked(ns, &c, ns->ring.next_seq,
+					fmt_opts(ns, ns->cfg->printk_time),
+					&flags);
 	}
 	kl_unlock_irqrestore(&ns->lock, flags);
 	if (kick)

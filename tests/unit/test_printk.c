@@ -1012,6 +1012,39 @@ static void prop_user_records_three_levels(void **state)
 	klog_ns_put(b);
 }
 
+/*
+ * A copy of user text is one labelled line: an embedded newline cannot
+ * start a line of its own (which would look unlabelled, or carry a forged
+ * label) in the parent, and an emergency level arrives as notice.  Kernel
+ * text keeps its bytes and level.
+ */
+static void prop_user_copy_is_one_line_of_notice(void **state)
+{
+	char want[LABEL_BUF + 64], lc[LABEL_BUF];
+	struct rec_list l;
+
+	(void)state;
+	root->cfg->propagate = KLOG_PROPAGATE_ALL;
+	store_msg(ns, CALLER(1), KLOG_MSG_USER, 0,
+		  "ok\n[ns:1:host] forged\x1b[2J\tend\n");
+	store_msg(ns, CALLER(2), 0, 0, "kernel\nline\n");
+	read_all(root, &l);
+	assert_int_equal(l.n, 2);
+	label(ns, lc);
+	snprintf(want, sizeof(want), "%sok?[ns:1:host] forged?[2J\tend", lc);
+	assert_text(&l.m[0], want);
+	assert_int_equal(l.m[0].rec.level, KLOG_USER_COPY_LEVEL);
+	snprintf(want, sizeof(want), "%skernel\nline", lc);
+	assert_text(&l.m[1], want);
+	assert_int_equal(l.m[1].rec.level, 0);
+	rec_list_free(&l);
+	/* The child's own record is as written. */
+	read_all(ns, &l);
+	assert_text(&l.m[0], "ok\n[ns:1:host] forged\x1b[2J\tend");
+	assert_int_equal(l.m[0].rec.level, 0);
+	rec_list_free(&l);
+}
+
 /* KLOG_MSG_LOCAL records stay where they are, even under policy 2. */
 static void prop_local_never_copied(void **state)
 {
@@ -2126,6 +2159,7 @@ int main(void)
 		TP(prop_overwritten_before_copy_counts_suppressed),
 		TP(printk_recursion_is_refused),
 		TP(prop_user_records_three_levels),
+		TP(prop_user_copy_is_one_line_of_notice),
 		TP(prop_local_never_copied),
 		TP(prop_user_fragment_not_joined_to_kernel_line),
 		TP(prop_budget_burst_and_suppressed_note),

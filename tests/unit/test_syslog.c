@@ -1435,10 +1435,42 @@ static void child_is_isolated(void **state)
 	klog_ns_put(child);
 }
 
+/*
+ * The walks of READ_ALL and SIZE_UNREAD let writers in every few dozen
+ * records; with nobody writing, their answers are exact over a ring of
+ * hundreds of records, and READ_ALL still returns the newest that fit.
+ */
+static void walks_over_many_records_are_exact(void **state)
+{
+	int i, n, total = 0, want_last;
+	char line[32];
+
+	(void)state;
+	for (i = 0; i < 300; i++) {
+		n = snprintf(line, sizeof(line), "record %03d\n", i);
+		klog_ns_printk(root, "%s", line);
+		total += 3 + n;			/* "<4>" + text + "\n" */
+	}
+	cfg.printk_time = false;
+	assert_int_equal(sys(&me, KLOG_SYSLOG_ACTION_SIZE_UNREAD, 0), total);
+	n = sys(&me, KLOG_SYSLOG_ACTION_READ_ALL, sizeof(out));
+	assert_int_equal(n, total);
+	out[n] = '\0';
+	assert_non_null(strstr(out, "<4>record 000\n<4>record 001\n"));
+	assert_non_null(strstr(out, "<4>record 299\n"));
+	/* A buffer for the last 100 records gets exactly those. */
+	want_last = 100 * 14;
+	n = sys(&me, KLOG_SYSLOG_ACTION_READ_ALL, want_last);
+	assert_int_equal(n, want_last);
+	out[n] = '\0';
+	assert_int_equal(strncmp(out, "<4>record 200\n", 14), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
+		T(walks_over_many_records_are_exact),
 		T(perm_checked_before_arguments),
 		T(perm_unprivileged_matrix),
 		T(perm_dmesg_restrict),

@@ -9,7 +9,7 @@
 #include "ring.h"
 #include "platform.h"
 
-/* Defaults, as design S2 and S5. */
+/* Defaults: ring sizes, depth, tags, levels and the copy budget. */
 #define KLOG_NS_DEFAULT_SIZE (64u * 1024)
 #define KLOG_NS_DEFAULT_MAX_SIZE (1024u * 1024)
 #define KLOG_NS_MAX_DEPTH 32
@@ -25,6 +25,8 @@
 #define KLOG_LABEL_MAX (4 + 20 + 1 + KLOG_TAG_MAX + 2)
 /* Longest copy dictionary, see klog_ns_copy_dict(). */
 #define KLOG_LABEL_DICT_MAX 64
+/* The most severe level a copy of user-influenced text keeps (notice). */
+#define KLOG_USER_COPY_LEVEL 5
 /* Records a forwarder handles per run before it queues itself again. */
 #define KLOG_FORWARD_BATCH 16
 
@@ -79,7 +81,7 @@ enum klog_devkmsg {
  *                       text, ",caller=T123" in /dev/kmsg); default false.
  * @read_commits:        readers commit a pending continuation line before
  *                       reading, and a line more than 80% full is
- *                       committed at once (design §3, the default).
+ *                       committed at once (the default).
  *                       False gives 6.12's behaviour exactly: the line
  *                       stays invisible until the next store (used by the
  *                       golden tests).
@@ -254,7 +256,7 @@ struct klog_ns_params {
  * Layout: what every store touches (@lock, @ring, @wait, @cfg, @parent,
  * @stats, the head of @cont) comes first and close together; @cont's
  * 1 KiB text buffer and @own_cfg come last, so that a store into one of
- * many namespaces touches few cache lines (bench/: NS-scale).
+ * many namespaces touches few cache lines.
  */
 struct klog_ns {
 	kl_lock_t lock;

@@ -56,12 +56,13 @@ static inline void kl_lock_destroy(kl_lock_t *l)
 #define KL_SCRATCH_SIZE 1024
 
 /*
- * Deferred calls: a hard irq_work, which runs with interrupts off on
- * every kernel, PREEMPT_RT included.  kl_defer_queue() may be called in
- * any context; kl_defer_sync() waits for a queued call (process context).
+ * Deferred calls: an irq_work, which runs in hard interrupt context, or
+ * on PREEMPT_RT in the irq_work thread (preemptible between records).
+ * kl_defer_queue() may be called in any context; kl_defer_sync() waits
+ * for a queued call (process context).
  */
 #define kl_defer_t struct irq_work
-#define kl_defer_init(d, f) (*(d) = IRQ_WORK_INIT_HARD(f))
+#define kl_defer_init(d, f) init_irq_work((d), (f))
 #define kl_defer_queue(d) irq_work_queue(d)
 #define kl_defer_sync(d) irq_work_sync(d)
 

@@ -7,8 +7,7 @@
  * The core files of libklog include only this header and the public
  * headers.  It selects kernel.h (Linux kernel) or user.h (libc, pthreads,
  * C11 atomics).  Both halves provide the same short list of calls, each
- * documented in docs/core.md ("The platform seam") and next to its
- * definition:
+ * documented here and next to its definition:
  *
  * ========================== =============================================
  * kl_lock_t                  a lock that may be taken from any context
@@ -21,9 +20,9 @@
  *                            that context already holds them (recursion)
  * kl_scratch_put(b)          give them back
  * kl_defer_*                 run a function soon, outside the caller's
- *                            locks, in any context (kernel: a hard
- *                            irq_work; user space: the same thread,
- *                            after the current deferred call)
+ *                            locks, in any context (kernel: an irq_work;
+ *                            user space: the same thread, after the
+ *                            current deferred call)
  * kl_container_of            container_of()
  * kl_alloc(n) / kl_free(p)   zeroed, accounted memory; may sleep
  * kl_clock_ns()              monotonic nanoseconds, any context (record

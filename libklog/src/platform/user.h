@@ -12,6 +12,7 @@
 #ifndef KLOG_PLATFORM_USER_H
 #define KLOG_PLATFORM_USER_H
 
+#include <assert.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdarg.h>
