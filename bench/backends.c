@@ -23,8 +23,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "klog/ns.h"
-#include "klog/ring.h"
+#include "klog/klog.h"
+#include "internal.h"
 
 #include "bench.h"
 

@@ -48,7 +48,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "klog/ns.h"
+#include "klog/klog.h"
+#include "internal.h"
 
 #include "bench.h"
 

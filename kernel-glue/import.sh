@@ -13,7 +13,8 @@
 #                             imported files (for export.sh)
 #
 # Imported: libklog/Kbuild (the one list of the kernel sources), the
-# public headers except include/klog/testing.h, src/*.c and the kernel
+# public headers except include/klog/testing.h, src/*.[ch] (the core and
+# its private header internal.h) and the kernel
 # half of the platform seam (src/platform/{platform,kernel,klog_types}.h,
 # kernel.c).  Never: meson.build, the user-space half of the seam.
 #
@@ -52,7 +53,7 @@ imported() {
 	(
 		cd "$REPO/libklog"
 		echo Kbuild
-		ls include/klog/*.h src/*.c
+		ls include/klog/*.h src/*.[ch]
 		printf '%s\n' src/platform/platform.h src/platform/kernel.h \
 			src/platform/klog_types.h src/platform/kernel.c
 	) | grep -v '^include/klog/testing\.h$' | LC_ALL=C sort

@@ -19,7 +19,7 @@
  *
  * All functions are pure: no locks, no allocation.
  */
-#include "platform/platform.h"
+#include "internal.h"
 #include "klog/format.h"
 
 /* scnprintf(): like snprintf but returns what was really written. */

@@ -25,8 +25,8 @@
  * only under ns->lock and never touch f->outbuf, so a reader sleeping in
  * read() does not block them, as upstream.
  */
-#include "platform/platform.h"
-#include "klog/syslog.h"
+#include "internal.h"
+#include "klog/kmsg.h"
 
 /**
  * klog_kmsg_open() - open /dev/kmsg in the caller's namespace.

@@ -20,7 +20,7 @@
  * Locking: see struct klog_ns.  Init and destroy run with no other user
  * of the object.
  */
-#include "platform/platform.h"
+#include "internal.h"
 #include "klog/ns.h"
 
 /**

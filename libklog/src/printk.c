@@ -64,8 +64,8 @@
  * budget's fields of a child (copy_*, stats.propagated and
  * stats.suppressed) are written under its parent's lock.
  */
-#include "platform/platform.h"
-#include "klog/ns.h"
+#include "internal.h"
+#include "klog/printk.h"
 
 #define CONT_SIZE ((u32)sizeof(((struct klog_cont *)0)->buf))
 

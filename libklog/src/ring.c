@@ -21,7 +21,7 @@
  *
  * Locking: a ring has no lock; every function runs under its owner's lock.
  */
-#include "platform/platform.h"
+#include "internal.h"
 #include "klog/ring.h"
 
 /* The header in the ring.  len 0 marks the wrap. */

@@ -25,7 +25,7 @@
  *
  * Locking: takes ns->lock; sleeps only in READ's wait.
  */
-#include "platform/platform.h"
+#include "internal.h"
 #include "klog/syslog.h"
 
 static bool capable_over(const struct klog_syslog_ctx *ctx, void *owner,

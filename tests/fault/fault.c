@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "klog/klog.h"
+#include "internal.h"
 #include "klog/testing.h"
 
 #ifndef KLOG_ALLOC_SITES

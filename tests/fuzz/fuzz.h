@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "klog/klog.h"
+#include "internal.h"
 #include "klog/testing.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

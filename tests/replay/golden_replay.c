@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "klog/klog.h"
+#include "internal.h"
 #include "klog/testing.h"
 
 #define MAX_FILES 16

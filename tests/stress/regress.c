@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "klog/klog.h"
+#include "internal.h"
 
 static int failures;
 

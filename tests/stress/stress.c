@@ -65,6 +65,7 @@
 #include <time.h>
 
 #include "klog/klog.h"
+#include "internal.h"
 
 #define MAX_WRITERS 32
 #define MAX_READERS 32

@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "klog/klog.h"
+#include "internal.h"
 
 #ifndef NSEC
 #define NSEC 1000000000ull

@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "klog/klog.h"
+#include "internal.h"
 #include "klog/testing.h"
 
 /* Caller ids with the top bit set never collide with kl_caller_id(). */

@@ -18,6 +18,7 @@
 #include <cmocka.h>
 
 #include "klog/klog.h"
+#include "internal.h"
 
 #define ALL (KLOG_FMT_PRIO | KLOG_FMT_TIME)
 #define NSEC 1000000000ull

@@ -20,6 +20,7 @@
 #include <cmocka.h>
 
 #include "klog/klog.h"
+#include "internal.h"
 #include "klog/testing.h"
 
 #define NSEC 1000000000ull

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "klog/klog.h"
+#include "internal.h"
 #include "klog/testing.h"
 
 #define MAX_NS 64

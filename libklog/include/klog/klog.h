@@ -6,8 +6,10 @@
 #define KLOG_KLOG_H
 
 #include "ring.h"
-#include "ns.h"
 #include "format.h"
+#include "ns.h"
+#include "printk.h"
 #include "syslog.h"
+#include "kmsg.h"
 
 #endif /* KLOG_KLOG_H */

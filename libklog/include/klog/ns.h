@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
- * klog/ns.h - the namespace object and the printk store path.
+ * klog/ns.h - the namespace object: creation, settings, references.
  */
 #ifndef KLOG_NS_H
 #define KLOG_NS_H
@@ -21,14 +21,10 @@
 #define KLOG_PROP_BURST_MAX 10000
 #define KLOG_PROP_INTERVAL_MIN_MS 10
 #define KLOG_PROP_INTERVAL_MAX_MS 3600000
-/* Longest copy label: "[ns:" u64 ":" tag "] ". */
-#define KLOG_LABEL_MAX (4 + 20 + 1 + KLOG_TAG_MAX + 2)
 /* Longest copy dictionary, see klog_ns_copy_dict(). */
 #define KLOG_LABEL_DICT_MAX 64
 /* The most severe level a copy of user-influenced text keeps (notice). */
 #define KLOG_USER_COPY_LEVEL 5
-/* Records a forwarder handles per run before it queues itself again. */
-#define KLOG_FORWARD_BATCH 16
 
 /*
  * Propagation policies (kernel.syslog_ns_propagate).  The default is
@@ -47,16 +43,6 @@ enum klog_devkmsg {
 	KLOG_DEVKMSG_ON = 1,
 	KLOG_DEVKMSG_OFF = 2,
 };
-
-/*
- * Message flags for klog_ns_store() beyond the record flags.
- * KLOG_MSG_USER: the text is chosen or influenced by user space (a
- * /dev/kmsg write, a note naming a task's comm, a netfilter log prefix);
- * copied only under KLOG_PROPAGATE_ALL.
- * KLOG_MSG_LOCAL: never copied to a parent, whatever the policy.
- */
-#define KLOG_MSG_USER 0x100
-#define KLOG_MSG_LOCAL 0x200
 
 /**
  * struct klog_config - settings shared by a whole namespace tree.
@@ -293,40 +279,6 @@ struct klog_ns {
 	kl_defer_t forward;
 };
 
-/**
- * struct klog_msg - one message for klog_ns_store().
- * @facility:  syslog facility (0 = kernel).
- * @level:     0-7, or -1 for the configured default.
- * @flags:     KLOG_F_CONT, KLOG_F_NEWLINE, KLOG_F_PREFIX, KLOG_MSG_USER.
- * @caller_id: upstream-style caller id.
- * @text:      the text; a trailing newline is stripped and sets NEWLINE.
- * @text_len:  its length.
- * @dict:      NULL or KEY=value pairs separated by NUL.
- * @dict_len:  its length.
- */
-struct klog_msg {
-	u8 facility;
-	int level;
-	u32 flags;
-	u32 caller_id;
-	const char *text;
-	size_t text_len;
-	const char *dict;
-	size_t dict_len;
-};
-
-/**
- * struct klog_msgbuf - a record copied out of a namespace.
- * @rec:  the record; its text and dict point into @text and @dict.
- * @lost: records the cursor lost before this one.
- */
-struct klog_msgbuf {
-	struct klog_record rec;
-	u64 lost;
-	char text[KLOG_RECORD_MAX];
-	char dict[KLOG_DICT_MAX];
-};
-
 void klog_config_init(struct klog_config *cfg);
 int klog_ns_check_tag(const char *tag);
 int klog_ns_size(const struct klog_config *cfg, u32 size, u32 *out);
@@ -348,22 +300,5 @@ int klog_ns_set_copy_policy(struct klog_ns *ns,
 			    const struct klog_copy_policy *pol);
 void klog_ns_get_copy_policy(const struct klog_ns *ns,
 			     struct klog_copy_policy *out);
-
-__printf(2, 0)
-int klog_ns_vprintk(struct klog_ns *ns, const char *fmt, va_list args);
-__printf(2, 3)
-int klog_ns_printk(struct klog_ns *ns, const char *fmt, ...);
-int klog_ns_store(struct klog_ns *ns, const struct klog_msg *m);
-void klog_ns_flush(struct klog_ns *ns);
-bool klog_ns_flush_locked(struct klog_ns *ns);
-void klog_ns_copy_up(struct klog_ns *ns);
-void klog_ns_forward_work(kl_defer_t *work);
-void klog_ns_wake(struct klog_ns *ns);
-int klog_ns_read(struct klog_ns *ns, struct klog_cursor *c,
-		 struct klog_msgbuf *out);
-
-u32 klog_parse_prefix(const char *text, u32 len, int *level, u32 *flags);
-bool klog_ratelimit_check(struct klog_ratelimit *rl, u64 now, u32 burst,
-			  u32 interval_ms, u32 *missed);
 
 #endif /* KLOG_NS_H */

@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * klog/kmsg.h - /dev/kmsg and /proc/kmsg per namespace.
+ */
+#ifndef KLOG_KMSG_H
+#define KLOG_KMSG_H
+
+#include "klog_types.h"
+#include "ring.h"
+#include "format.h"
+#include "syslog.h"
+
+/**
+ * struct klog_kmsg - one open /dev/kmsg file.
+ * @ns:     the namespace bound at open (a reference is held).
+ * @cur:    this reader's position.
+ * @outbuf: the last record formatted by klog_kmsg_read().
+ */
+struct klog_kmsg {
+	struct klog_ns *ns;
+	struct klog_cursor cur;
+	char outbuf[KLOG_MESSAGE_MAX];
+};
+
+/* Access modes of klog_kmsg_open(). */
+#define KLOG_KMSG_READ 0x1
+#define KLOG_KMSG_WRITE 0x2
+
+/* Seek origins of klog_kmsg_seek() (Linux values). */
+#define KLOG_SEEK_SET 0
+#define KLOG_SEEK_CUR 1
+#define KLOG_SEEK_END 2
+#define KLOG_SEEK_DATA 3
+
+/* Poll bits of klog_kmsg_poll() (Linux values). */
+#define KLOG_POLLIN 0x001
+#define KLOG_POLLPRI 0x002
+#define KLOG_POLLERR 0x008
+#define KLOG_POLLRDNORM 0x040
+
+int klog_kmsg_open(struct klog_kmsg *f, const struct klog_syslog_ctx *ctx,
+		   unsigned int mode);
+ssize_t klog_kmsg_read(struct klog_kmsg *f, size_t count, bool nonblock);
+ssize_t klog_kmsg_write(struct klog_kmsg *f, const char *buf, size_t len,
+			const char *comm);
+s64 klog_kmsg_seek(struct klog_kmsg *f, s64 offset, int whence);
+unsigned int klog_kmsg_poll(struct klog_kmsg *f);
+void klog_kmsg_release(struct klog_kmsg *f);
+
+int klog_proc_kmsg_open(struct klog_syslog_ctx *ctx);
+ssize_t klog_proc_kmsg_read(struct klog_syslog_ctx *ctx, void *buf,
+			    size_t count, bool nonblock);
+unsigned int klog_proc_kmsg_poll(struct klog_syslog_ctx *ctx);
+void klog_proc_kmsg_release(struct klog_syslog_ctx *ctx);
+
+#endif /* KLOG_KMSG_H */

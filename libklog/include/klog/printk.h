@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * klog/printk.h - the store path: storing, formatting and reading records.
+ */
+#ifndef KLOG_PRINTK_H
+#define KLOG_PRINTK_H
+
+#include "klog_types.h"
+#include "ring.h"
+#include "ns.h"
+
+/*
+ * Message flags for klog_ns_store() beyond the record flags.
+ * KLOG_MSG_USER: the text is chosen or influenced by user space (a
+ * /dev/kmsg write, a note naming a task's comm, a netfilter log prefix);
+ * copied only under KLOG_PROPAGATE_ALL.
+ * KLOG_MSG_LOCAL: never copied to a parent, whatever the policy.
+ */
+#define KLOG_MSG_USER 0x100
+#define KLOG_MSG_LOCAL 0x200
+
+/**
+ * struct klog_msg - one message for klog_ns_store().
+ * @facility:  syslog facility (0 = kernel).
+ * @level:     0-7, or -1 for the configured default.
+ * @flags:     KLOG_F_CONT, KLOG_F_NEWLINE, KLOG_F_PREFIX, KLOG_MSG_USER.
+ * @caller_id: upstream-style caller id.
+ * @text:      the text; a trailing newline is stripped and sets NEWLINE.
+ * @text_len:  its length.
+ * @dict:      NULL or KEY=value pairs separated by NUL.
+ * @dict_len:  its length.
+ */
+struct klog_msg {
+	u8 facility;
+	int level;
+	u32 flags;
+	u32 caller_id;
+	const char *text;
+	size_t text_len;
+	const char *dict;
+	size_t dict_len;
+};
+
+/**
+ * struct klog_msgbuf - a record copied out of a namespace.
+ * @rec:  the record; its text and dict point into @text and @dict.
+ * @lost: records the cursor lost before this one.
+ */
+struct klog_msgbuf {
+	struct klog_record rec;
+	u64 lost;
+	char text[KLOG_RECORD_MAX];
+	char dict[KLOG_DICT_MAX];
+};
+
+__printf(2, 0)
+int klog_ns_vprintk(struct klog_ns *ns, const char *fmt, va_list args);
+__printf(2, 3)
+int klog_ns_printk(struct klog_ns *ns, const char *fmt, ...);
+int klog_ns_store(struct klog_ns *ns, const struct klog_msg *m);
+void klog_ns_flush(struct klog_ns *ns);
+int klog_ns_read(struct klog_ns *ns, struct klog_cursor *c,
+		 struct klog_msgbuf *out);
+
+u32 klog_parse_prefix(const char *text, u32 len, int *level, u32 *flags);
+
+#endif /* KLOG_PRINTK_H */
