@@ -13,9 +13,11 @@
 #                             imported files (for export.sh)
 #
 # Imported: libklog/Kbuild (the one list of the kernel sources), the
-# public headers except include/klog/testing.h, src/*.[ch] (the core and
-# its private header internal.h) and the kernel
-# half of the platform seam (src/platform/{platform,kernel,klog_types}.h,
+# public headers except the user-space ones (include/klog/testing.h, and
+# include/klog/types.h, whose kernel counterpart is
+# src/platform/klog/types.h, found through -I.../src/platform), src/*.[ch]
+# (the core and its private header internal.h) and the kernel half of the
+# platform seam (src/platform/{platform,kernel}.h, src/platform/klog/types.h,
 # kernel.c).  Never: meson.build, the user-space half of the seam.
 #
 # The patch also adds the SYSLOG NAMESPACES entry to MAINTAINERS (from the
@@ -55,8 +57,8 @@ imported() {
 		echo Kbuild
 		ls include/klog/*.h src/*.[ch]
 		printf '%s\n' src/platform/platform.h src/platform/kernel.h \
-			src/platform/klog_types.h src/platform/kernel.c
-	) | grep -v '^include/klog/testing\.h$' | LC_ALL=C sort
+			src/platform/klog/types.h src/platform/kernel.c
+	) | grep -v '^include/klog/\(testing\|types\)\.h$' | LC_ALL=C sort
 }
 
 # Every core source is in the Kbuild list, and nothing else.

@@ -55,7 +55,6 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <inttypes.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
@@ -606,7 +605,7 @@ static void check_record(struct reader *rd, const char *text, size_t len,
 		/* A copy carries the dictionary of the last hop's label. */
 		if (prefixes)
 			dlen = snprintf(dict, sizeof(dict), "SUBSYSTEM="
-					"syslog_ns%cDEVICE=+syslog_ns:%" PRIu64,
+					"syslog_ns%cDEVICE=+syslog_ns:%llu",
 					0, from_id);
 		else if (is_writer(first.w) && has_dict(first.w, first.s))
 			dlen = snprintf(dict, sizeof(dict), "W=%u%cS=%u",
@@ -962,7 +961,7 @@ static void *kmsg_reader_main(void *arg)
 		seq = next;
 		check_kmsg(rd, kf->outbuf, n, &seq);
 		if (!any && (exact ? seq != next : seq <= next))
-			violation(rd->name, "seq %" PRIu64 ", want %s%" PRIu64,
+			violation(rd->name, "seq %llu, want %s%llu",
 				  seq, exact ? "" : "> ", next);
 		next = seq + 1;
 		exact = true;
@@ -1013,8 +1012,8 @@ static void *cursor_reader_main(void *arg)
 		idle = 0;
 		drained = 0;
 		if (mb->rec.seq != expect_seq + mb->lost)
-			violation(rd->name, "seq %" PRIu64 " after %" PRIu64
-				  " with %" PRIu64 " lost", mb->rec.seq,
+			violation(rd->name, "seq %llu after %llu"
+				  " with %llu lost", mb->rec.seq,
 				  expect_seq, mb->lost);
 		if (mb->lost)
 			told_loss(rd, mb->lost);
@@ -1269,7 +1268,7 @@ static void churn_verify_child(struct klog_ns *c, long own, long gcopies)
 		size_t n = mb->rec.text_len;
 
 		if (mb->lost)
-			violation("child", "child ring lost %" PRIu64,
+			violation("child", "child ring lost %llu",
 				  mb->lost);
 		if (n >= 3 && !memcmp(t, "W", 1) &&
 		    atoi(t + 1) == W_CHURN)
@@ -1568,13 +1567,13 @@ int main(int argc, char **argv)
 	klog_ns_get_stats(tns, &st);
 	klog_ns_get_stats(root, &rst);
 	printf("stress: %d writers x %ld messages, %d readers, %ld churn "
-	       "cycles, ring %u, seed %" PRIu64 ", %.2f s\n", opt.writers,
+	       "cycles, ring %u, seed %llu, %.2f s\n", opt.writers,
 	       opt.msgs, opt.readers, opt.churn, opt.ring, opt.seed,
 	       (double)(t1.tv_sec - t0.tv_sec) +
 	       (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
-	printf("stress: t stored %" PRIu64 " (overwritten %" PRIu64
-	       ", propagated %" PRIu64 ", suppressed %" PRIu64 "); root "
-	       "stored %" PRIu64 "\n", st.stored, st.dropped_overwrite,
+	printf("stress: t stored %llu (overwritten %llu"
+	       ", propagated %llu, suppressed %llu); root "
+	       "stored %llu\n", st.stored, st.dropped_overwrite,
 	       st.propagated, st.suppressed, rst.stored);
 	{
 		struct reader *all[MAX_READERS + 3];
@@ -1588,10 +1587,10 @@ int main(int argc, char **argv)
 		for (i = 0; i < nr; i++) {
 			struct reader *rd = all[i];
 
-			printf("stress:   %-8s %8" PRIu64 " records %8" PRIu64
-			       " fragments %6" PRIu64 " losses reported (%"
-			       PRIu64 " records) %6" PRIu64 " gaps %4" PRIu64
-			       " notes %4" PRIu64 " truncated %4" PRIu64
+			printf("stress:   %-8s %8llu records %8llu"
+			       " fragments %6llu losses reported"
+			       " (%llu records) %6llu gaps %4llu"
+			       " notes %4llu truncated %4llu"
 			       " cut lines\n", rd->name, rd->records,
 			       rd->frags, rd->losses, rd->lost_records,
 			       rd->gaps, rd->notes, rd->trunc,
@@ -1620,8 +1619,8 @@ int main(int argc, char **argv)
 	free(ra);
 	pthread_barrier_destroy(&start_barrier);
 
-	printf("stress: %" PRIu64 " records (%" PRIu64 " fragments) "
-	       "validated, %" PRIu64 " losses reported, %" PRIu64
+	printf("stress: %llu records (%llu fragments) "
+	       "validated, %llu losses reported, %llu"
 	       " allowed gaps, %ld resized; %ld violations\n", total, frags,
 	       losses, gaps, atomic_load(&resized), atomic_load(&violations));
 	return atomic_load(&violations) ? 1 : 0;

@@ -25,7 +25,7 @@ static char init_userns, child_userns;
 
 static u64 now_ns;
 
-static inline u64 fake_clock(void)
+static inline uint64_t fake_clock(void)
 {
 	return now_ns;
 }

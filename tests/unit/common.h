@@ -29,7 +29,7 @@
 
 static u64 fake_now = 1000000000ull;
 
-static inline u64 fake_clock(void)
+static inline uint64_t fake_clock(void)
 {
 	return fake_now;
 }

@@ -5,8 +5,8 @@
 #ifndef KLOG_FORMAT_H
 #define KLOG_FORMAT_H
 
-#include "klog_types.h"
-#include "ring.h"
+#include <klog/types.h>
+#include <klog/ring.h>
 
 /* Upstream's PRINTK_MESSAGE_MAX: one formatted record, either format. */
 #define KLOG_MESSAGE_MAX 2048

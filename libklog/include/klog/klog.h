@@ -5,11 +5,11 @@
 #ifndef KLOG_KLOG_H
 #define KLOG_KLOG_H
 
-#include "ring.h"
-#include "format.h"
-#include "ns.h"
-#include "printk.h"
-#include "syslog.h"
-#include "kmsg.h"
+#include <klog/ring.h>
+#include <klog/format.h>
+#include <klog/ns.h>
+#include <klog/printk.h>
+#include <klog/syslog.h>
+#include <klog/kmsg.h>
 
 #endif /* KLOG_KLOG_H */

@@ -5,10 +5,10 @@
 #ifndef KLOG_KMSG_H
 #define KLOG_KMSG_H
 
-#include "klog_types.h"
-#include "ring.h"
-#include "format.h"
-#include "syslog.h"
+#include <klog/types.h>
+#include <klog/ring.h>
+#include <klog/format.h>
+#include <klog/syslog.h>
 
 /**
  * struct klog_kmsg - one open /dev/kmsg file.
@@ -43,7 +43,7 @@ int klog_kmsg_open(struct klog_kmsg *f, const struct klog_syslog_ctx *ctx,
 ssize_t klog_kmsg_read(struct klog_kmsg *f, size_t count, bool nonblock);
 ssize_t klog_kmsg_write(struct klog_kmsg *f, const char *buf, size_t len,
 			const char *comm);
-s64 klog_kmsg_seek(struct klog_kmsg *f, s64 offset, int whence);
+__s64 klog_kmsg_seek(struct klog_kmsg *f, __s64 offset, int whence);
 unsigned int klog_kmsg_poll(struct klog_kmsg *f);
 void klog_kmsg_release(struct klog_kmsg *f);
 

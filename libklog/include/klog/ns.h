@@ -5,9 +5,8 @@
 #ifndef KLOG_NS_H
 #define KLOG_NS_H
 
-#include "klog_types.h"
-#include "ring.h"
-#include "platform.h"
+#include <klog/types.h>
+#include <klog/ring.h>
 
 /* Defaults: ring sizes, depth, tags, levels and the copy budget. */
 #define KLOG_NS_DEFAULT_SIZE (64u * 1024)
@@ -77,22 +76,22 @@ enum klog_devkmsg {
  * without locks; @next_id is written under the root's lock.
  */
 struct klog_config {
-	u32 max_size;
-	u32 default_size;
+	__u32 max_size;
+	__u32 default_size;
 	int default_level;
 	int propagate;
-	u32 prop_burst;
-	u32 prop_interval_ms;
+	__u32 prop_burst;
+	__u32 prop_interval_ms;
 	int devkmsg;
-	u32 devkmsg_burst;
-	u32 devkmsg_interval_ms;
+	__u32 devkmsg_burst;
+	__u32 devkmsg_interval_ms;
 	int con_level;
 	int con_saved_level;
 	int con_min_level;
 	bool printk_time;
 	bool printk_caller;
 	bool read_commits;
-	u64 next_id;
+	__u64 next_id;
 };
 
 /**
@@ -103,9 +102,9 @@ struct klog_config {
  * @started:  @begin_ns is valid.
  */
 struct klog_ratelimit {
-	u64 begin_ns;
-	u32 printed;
-	u32 missed;
+	__u64 begin_ns;
+	__u32 printed;
+	__u32 missed;
 	bool started;
 };
 
@@ -121,10 +120,10 @@ struct klog_ratelimit {
  * Locking: the owner's lock.
  */
 struct klog_budget {
-	u64 begin_ns;
-	u64 epoch;
-	u32 used;
-	u32 children;
+	__u64 begin_ns;
+	__u64 epoch;
+	__u32 used;
+	__u32 children;
 	bool started;
 };
 
@@ -142,8 +141,8 @@ struct klog_budget {
  */
 struct klog_copy_policy {
 	int propagate;
-	u32 burst;
-	u32 interval_ms;
+	__u32 burst;
+	__u32 interval_ms;
 };
 
 /**
@@ -155,11 +154,11 @@ struct klog_copy_policy {
  * @suppressed:        copies refused by the parent's copy budget.
  */
 struct klog_ns_stats {
-	u64 stored;
-	u64 dropped_overwrite;
-	u64 dropped_ratelimit;
-	u64 propagated;
-	u64 suppressed;
+	__u64 stored;
+	__u64 dropped_overwrite;
+	__u64 dropped_ratelimit;
+	__u64 propagated;
+	__u64 suppressed;
 };
 
 /**
@@ -174,13 +173,13 @@ struct klog_ns_stats {
  * @local:    it must not be copied (KLOG_MSG_LOCAL).
  */
 struct klog_cont {
-	u32 len;
+	__u32 len;
 	bool pending;
-	u32 caller_id;
-	u64 ts_nsec;
-	u8 facility;
-	u8 level;
-	u8 flags;
+	__u32 caller_id;
+	__u64 ts_nsec;
+	__u8 facility;
+	__u8 level;
+	__u8 flags;
 	bool user;
 	bool local;
 	char buf[KLOG_RECORD_MAX + 1];	/* last: the fields above stay hot */
@@ -213,9 +212,9 @@ struct klog_ns_ops {
  * @ops:   hooks, or NULL.
  */
 struct klog_ns_params {
-	u32 size;
+	__u32 size;
 	const char *tag;
-	u64 id;
+	__u64 id;
 	void *owner;
 	struct klog_config *cfg;
 	const struct klog_ns_ops *ops;
@@ -245,46 +244,46 @@ struct klog_ns_params {
  * many namespaces touches few cache lines.
  */
 struct klog_ns {
-	kl_lock_t lock;
+	klog_lock_t lock;
 	struct klog_ring ring;
 	struct klog_cursor up_cur;
 	bool up_busy;
 	struct klog_cursor syslog_cur;
-	u32 syslog_partial;
+	__u32 syslog_partial;
 	bool syslog_time;
 	struct klog_cursor clear_cur;
-	kl_waitq_t wait;
-	kl_ref_t ref;
+	klog_waitq_t wait;
+	klog_ref_t ref;
 	struct klog_ns *parent;
 	struct klog_ns *root;
 	struct klog_config *cfg;
 	const struct klog_ns_ops *ops;
 	void *owner;
 	void *priv;
-	u64 id;
-	u32 level;
+	__u64 id;
+	__u32 level;
 	int dmesg_restrict;
 	char tag[KLOG_TAG_MAX + 1];
 	struct klog_budget budget;
 	bool own_policy;
 	bool dead;
 	struct klog_copy_policy policy;
-	u64 copy_epoch;
-	u32 copy_used;
-	u32 copy_missed;
+	__u64 copy_epoch;
+	__u32 copy_used;
+	__u32 copy_missed;
 	struct klog_ratelimit kmsg_rl;
 	struct klog_ns_stats stats;
 	struct klog_cont cont;
 	struct klog_config own_cfg;
-	kl_defer_t forward;
+	klog_defer_t forward;
 };
 
 void klog_config_init(struct klog_config *cfg);
 int klog_ns_check_tag(const char *tag);
-int klog_ns_size(const struct klog_config *cfg, u32 size, u32 *out);
+int klog_ns_size(const struct klog_config *cfg, __u32 size, __u32 *out);
 int klog_ns_set_tag(struct klog_ns *ns, const char *tag);
 void klog_ns_get_tag(struct klog_ns *ns, char *buf);
-int klog_ns_resize(struct klog_ns *ns, u32 size);
+int klog_ns_resize(struct klog_ns *ns, __u32 size);
 int klog_ns_init(struct klog_ns *ns, struct klog_ns *parent,
 		 const struct klog_ns_params *p);
 void klog_ns_destroy(struct klog_ns *ns);
@@ -295,7 +294,7 @@ void klog_ns_put(struct klog_ns *ns);
 void klog_ns_get_stats(struct klog_ns *ns, struct klog_ns_stats *out);
 void klog_ns_set_dmesg_restrict(struct klog_ns *ns, int value);
 int klog_ns_name(const struct klog_ns *ns, char *buf, size_t size);
-u32 klog_ns_copy_dict(const struct klog_ns *ns, char *buf, u32 size);
+__u32 klog_ns_copy_dict(const struct klog_ns *ns, char *buf, __u32 size);
 int klog_ns_set_copy_policy(struct klog_ns *ns,
 			    const struct klog_copy_policy *pol);
 void klog_ns_get_copy_policy(const struct klog_ns *ns,

@@ -5,9 +5,9 @@
 #ifndef KLOG_PRINTK_H
 #define KLOG_PRINTK_H
 
-#include "klog_types.h"
-#include "ring.h"
-#include "ns.h"
+#include <klog/types.h>
+#include <klog/ring.h>
+#include <klog/ns.h>
 
 /*
  * Message flags for klog_ns_store() beyond the record flags.
@@ -31,10 +31,10 @@
  * @dict_len:  its length.
  */
 struct klog_msg {
-	u8 facility;
+	__u8 facility;
 	int level;
-	u32 flags;
-	u32 caller_id;
+	__u32 flags;
+	__u32 caller_id;
 	const char *text;
 	size_t text_len;
 	const char *dict;
@@ -48,20 +48,20 @@ struct klog_msg {
  */
 struct klog_msgbuf {
 	struct klog_record rec;
-	u64 lost;
+	__u64 lost;
 	char text[KLOG_RECORD_MAX];
 	char dict[KLOG_DICT_MAX];
 };
 
-__printf(2, 0)
+KLOG_PRINTF(2, 0)
 int klog_ns_vprintk(struct klog_ns *ns, const char *fmt, va_list args);
-__printf(2, 3)
+KLOG_PRINTF(2, 3)
 int klog_ns_printk(struct klog_ns *ns, const char *fmt, ...);
 int klog_ns_store(struct klog_ns *ns, const struct klog_msg *m);
 void klog_ns_flush(struct klog_ns *ns);
 int klog_ns_read(struct klog_ns *ns, struct klog_cursor *c,
 		 struct klog_msgbuf *out);
 
-u32 klog_parse_prefix(const char *text, u32 len, int *level, u32 *flags);
+__u32 klog_parse_prefix(const char *text, __u32 len, int *level, __u32 *flags);
 
 #endif /* KLOG_PRINTK_H */

@@ -8,7 +8,7 @@
 #ifndef KLOG_RING_H
 #define KLOG_RING_H
 
-#include "klog_types.h"
+#include <klog/types.h>
 
 /* Text bytes in one record, as upstream's PRINTKRB_RECORD_MAX. */
 #define KLOG_RECORD_MAX 1024
@@ -40,8 +40,8 @@
  * klog_ring_cursor_fix() moves it and reports how many.
  */
 struct klog_cursor {
-	u64 seq;
-	u32 idx;
+	__u64 seq;
+	__u32 idx;
 };
 
 /**
@@ -51,16 +51,16 @@ struct klog_cursor {
  * owner's lock is held.  @dict holds KEY=value pairs separated by NUL.
  */
 struct klog_record {
-	u64 seq;
-	u64 ts_nsec;
-	u32 caller_id;
-	u8 facility;
-	u8 level;
-	u8 flags;
+	__u64 seq;
+	__u64 ts_nsec;
+	__u32 caller_id;
+	__u8 facility;
+	__u8 level;
+	__u8 flags;
 	const char *text;
-	u32 text_len;
+	__u32 text_len;
 	const char *dict;
-	u32 dict_len;
+	__u32 dict_len;
 };
 
 /**
@@ -70,17 +70,17 @@ struct klog_record {
  * copy be stored with its "[tag] " prefix without an intermediate buffer).
  */
 struct klog_entry {
-	u64 ts_nsec;
-	u32 caller_id;
-	u8 facility;
-	u8 level;
-	u8 flags;
+	__u64 ts_nsec;
+	__u32 caller_id;
+	__u8 facility;
+	__u8 level;
+	__u8 flags;
 	const char *pre;
-	u32 pre_len;
+	__u32 pre_len;
 	const char *text;
-	u32 text_len;
+	__u32 text_len;
 	const char *dict;
-	u32 dict_len;
+	__u32 dict_len;
 };
 
 /**
@@ -97,23 +97,23 @@ struct klog_entry {
  */
 struct klog_ring {
 	char *buf;
-	u32 size;
-	u64 first_seq;
-	u32 first_idx;
-	u64 next_seq;
-	u32 next_idx;
-	u32 last_idx;
+	__u32 size;
+	__u64 first_seq;
+	__u32 first_idx;
+	__u64 next_seq;
+	__u32 next_idx;
+	__u32 last_idx;
 };
 
-int klog_ring_init(struct klog_ring *ring, void *buf, u32 size);
-u64 klog_ring_store(struct klog_ring *ring, const struct klog_entry *e);
-u32 klog_ring_max_text(const struct klog_ring *ring);
-u64 klog_ring_cursor_fix(const struct klog_ring *ring, struct klog_cursor *c);
+int klog_ring_init(struct klog_ring *ring, void *buf, __u32 size);
+__u64 klog_ring_store(struct klog_ring *ring, const struct klog_entry *e);
+__u32 klog_ring_max_text(const struct klog_ring *ring);
+__u64 klog_ring_cursor_fix(const struct klog_ring *ring, struct klog_cursor *c);
 bool klog_ring_peek(const struct klog_ring *ring, const struct klog_cursor *c,
 		    struct klog_record *rec);
 void klog_ring_advance(const struct klog_ring *ring, struct klog_cursor *c);
 bool klog_ring_read(const struct klog_ring *ring, struct klog_cursor *c,
-		    struct klog_record *rec, u64 *lost);
+		    struct klog_record *rec, __u64 *lost);
 void klog_ring_cursor_first(const struct klog_ring *ring,
 			    struct klog_cursor *c);
 void klog_ring_cursor_end(const struct klog_ring *ring, struct klog_cursor *c);
@@ -126,7 +126,7 @@ bool klog_ring_last(const struct klog_ring *ring, struct klog_record *rec);
  * Context: owner's lock held.
  * Return: next_seq - first_seq.
  */
-static inline u64 klog_ring_count(const struct klog_ring *ring)
+static inline __u64 klog_ring_count(const struct klog_ring *ring)
 {
 	return ring->next_seq - ring->first_seq;
 }

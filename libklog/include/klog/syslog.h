@@ -5,10 +5,10 @@
 #ifndef KLOG_SYSLOG_H
 #define KLOG_SYSLOG_H
 
-#include "klog_types.h"
-#include "ns.h"
-#include "printk.h"
-#include "format.h"
+#include <klog/types.h>
+#include <klog/ns.h>
+#include <klog/printk.h>
+#include <klog/format.h>
 
 /* syslog(2) actions, as include/linux/syslog.h. */
 #define KLOG_SYSLOG_ACTION_CLOSE 0

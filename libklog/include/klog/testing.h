@@ -8,7 +8,7 @@
 #ifndef KLOG_TESTING_H
 #define KLOG_TESTING_H
 
-#include "klog_types.h"
+#include <stdint.h>
 
 /**
  * klog_testing_set_clock() - replace the monotonic clock.

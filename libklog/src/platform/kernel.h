@@ -29,13 +29,16 @@
 #include <linux/sched/clock.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
+#include <linux/stdarg.h>
 #include <linux/string.h>
+#include <linux/types.h>
 #include <linux/wait.h>
 
-#include "klog_types.h"
-
-#define kl_lock_t raw_spinlock_t
+#define klog_lock_t raw_spinlock_t
+#define kl_lock_t klog_lock_t
 #define kl_irqflags_t unsigned long
+
+#define KLOG_PRINTF(fmt, args) __printf(fmt, args)
 
 #define kl_lock_init(l) raw_spin_lock_init(l)
 
@@ -61,7 +64,8 @@ static inline void kl_lock_destroy(kl_lock_t *l)
  * kl_defer_queue() may be called in any context; kl_defer_sync() waits
  * for a queued call (process context).
  */
-#define kl_defer_t struct irq_work
+#define klog_defer_t struct irq_work
+#define kl_defer_t klog_defer_t
 #define kl_defer_init(d, f) init_irq_work((d), (f))
 #define kl_defer_queue(d) irq_work_queue(d)
 #define kl_defer_sync(d) irq_work_sync(d)
@@ -88,7 +92,8 @@ static inline u32 kl_caller_id(void)
 		0x80000000 + smp_processor_id();
 }
 
-#define kl_ref_t refcount_t
+#define klog_ref_t refcount_t
+#define kl_ref_t klog_ref_t
 #define kl_ref_init(r, v) refcount_set((r), (v))
 #define kl_ref_get(r) refcount_inc(r)
 #define kl_ref_put(r) refcount_dec_and_test(r)
@@ -108,7 +113,8 @@ struct kl_waitq {
 	struct irq_work wake;
 };
 
-#define kl_waitq_t struct kl_waitq
+#define klog_waitq_t struct kl_waitq
+#define kl_waitq_t klog_waitq_t
 
 void klog_plat_waitq_wake(struct irq_work *work);
 

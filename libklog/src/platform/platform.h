@@ -4,12 +4,34 @@
  *
  * DOC: platform seam
  *
- * The core files of libklog include only this header and the public
- * headers.  It selects kernel.h (Linux kernel) or user.h (libc, pthreads,
- * C11 atomics).  Both halves provide the same short list of calls, each
- * documented here and next to its definition:
+ * Everything the core needs from its platform, in one place, as zstd's
+ * zstd_deps.h has it.  The core files include this header (through
+ * their private header, src/internal.h) and the public headers, nothing
+ * else.  It selects kernel.h (Linux kernel) or user.h (libc, pthreads,
+ * C11 atomics); this is the only place that tests __KERNEL__.  Both
+ * halves provide the list below, each call documented here and next to
+ * its definition.  None of it is installed.
+ *
+ * Need, for the public headers (<klog/types.h>; user space installs
+ * include/klog/types.h, kernel code finds src/platform/klog/types.h,
+ * which includes this file):
  *
  * ========================== =============================================
+ * __u8 __u16 __u32 __u64     <linux/types.h>, in both worlds
+ * __s64
+ * bool size_t ssize_t        the C11 and POSIX types
+ * va_list
+ * klog_lock_t, klog_ref_t,   the storage of the platform objects that
+ * klog_waitq_t, klog_defer_t struct klog_ns embeds: the same types as
+ *                            kl_lock_t, kl_ref_t, kl_waitq_t, kl_defer_t
+ * KLOG_PRINTF(f, a)          __printf(f, a)
+ * ========================== =============================================
+ *
+ * Need, for the core only:
+ *
+ * ========================== =============================================
+ * u8 u16 u32 u64 s64         the kernel's integer names (= __u8...)
+ * __printf(f, a)             format checking
  * kl_lock_t                  a lock that may be taken from any context
  * kl_lock_init(l)            initialise
  * kl_lock_irqsave(l, f)      take, disabling interrupts (kernel); the
@@ -38,7 +60,12 @@
  * kl_prefetchw(p)            hint: @p will be written soon (never faults)
  * kl_vsnprintf, kl_snprintf  formatting into core buffers
  * kl_mem*, kl_str*           byte helpers
+ * kl_div_u64_rem()           64-bit division with remainder
  * ========================== =============================================
+ *
+ * The kernel glue, which embeds struct klog_ns, also calls
+ * kl_waitq_head() and kl_caller_id(): in the kernel, <klog/klog.h>
+ * brings this header.
  */
 #ifndef KLOG_PLATFORM_H
 #define KLOG_PLATFORM_H

@@ -16,7 +16,7 @@
 #include "platform.h"
 #include "klog/testing.h"
 
-static _Atomic(u64 (*)(void)) fake_clock;
+static _Atomic(uint64_t (*)(void)) fake_clock;
 static atomic_long alloc_count;
 static atomic_long alloc_fail_at;
 
@@ -37,7 +37,7 @@ void klog_plat_free(void *p)
 
 u64 klog_plat_clock_ns(void)
 {
-	u64 (*fn)(void) = atomic_load(&fake_clock);
+	uint64_t (*fn)(void) = atomic_load(&fake_clock);
 	struct timespec ts;
 
 	if (fn)
@@ -161,7 +161,7 @@ int klog_plat_waitq_wait(kl_waitq_t *wq, bool (*cond)(void *), void *arg)
 	return 0;
 }
 
-void klog_testing_set_clock(u64 (*clock)(void))
+void klog_testing_set_clock(uint64_t (*clock)(void))
 {
 	atomic_store(&fake_clock, clock);
 }

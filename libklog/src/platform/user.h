@@ -8,6 +8,10 @@
  * are C11 atomics, the clock is CLOCK_MONOTONIC unless a test installed a
  * fake one, and wait queues are a mutex and a condition variable.  Every
  * allocation goes through klog_plat_alloc(), which tests can make fail.
+ *
+ * The objects struct klog_ns embeds are declared, with these layouts, in
+ * the installed <klog/types.h> (klog_lock_t and friends); this private
+ * half only adds the seam's names for them and the calls on them.
  */
 #ifndef KLOG_PLATFORM_USER_H
 #define KLOG_PLATFORM_USER_H
@@ -23,17 +27,29 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "klog_types.h"
+#include <sys/types.h>
 
-#ifndef ERESTARTSYS
-#define ERESTARTSYS 512
+#include <klog/types.h>
+
+/*
+ * The kernel's integer names, for the core only (the public headers say
+ * __u32 and so on): the same types as in the kernel, u64 included.
+ */
+typedef __u8 u8;
+typedef __u16 u16;
+typedef __u32 u32;
+typedef __u64 u64;
+typedef __s64 s64;
+
+#ifndef __printf
+#define __printf(a, b) KLOG_PRINTF(a, b)
 #endif
 
 /*
  * kl_lock_t: protects one namespace.  Userspace has no interrupts, so the
  * irqsave variants are plain mutex operations.
  */
-typedef pthread_mutex_t kl_lock_t;
+typedef klog_lock_t kl_lock_t;
 typedef unsigned long kl_irqflags_t;
 #define kl_lock_init(l) pthread_mutex_init((l), NULL)
 #define kl_lock_destroy(l) pthread_mutex_destroy(l)
@@ -55,9 +71,7 @@ typedef unsigned long kl_irqflags_t;
  * in the thread's queue is not queued twice.  kl_defer_sync() has nothing
  * to wait for.
  */
-typedef struct kl_defer {
-	void (*fn)(struct kl_defer *d);
-} kl_defer_t;
+typedef klog_defer_t kl_defer_t;
 void klog_plat_defer_queue(kl_defer_t *d);
 #define kl_defer_init(d, f) ((d)->fn = (f))
 #define kl_defer_queue(d) klog_plat_defer_queue(d)
@@ -90,7 +104,7 @@ u32 klog_plat_caller_id(void);
 #define kl_caller_id() klog_plat_caller_id()
 
 /* Reference counts: never below zero; kl_ref_put() is true at zero. */
-typedef atomic_uint kl_ref_t;
+typedef klog_ref_t kl_ref_t;
 #define kl_ref_init(r, v) atomic_init((r), (v))
 #define kl_ref_get(r) ((void)atomic_fetch_add_explicit((r), 1, \
 					memory_order_relaxed))
@@ -104,12 +118,7 @@ typedef atomic_uint kl_ref_t;
  * condition is evaluated under the queue's own mutex and every wake-up
  * takes that mutex, so a wake-up between test and sleep is never lost.
  */
-struct kl_waitq {
-	pthread_mutex_t mu;
-	pthread_cond_t cv;
-	atomic_uint waiters;	/* sleepers: a wake-up skips an empty queue */
-};
-typedef struct kl_waitq kl_waitq_t;
+typedef klog_waitq_t kl_waitq_t;	/* waiters: a wake skips an empty queue */
 void klog_plat_waitq_init(kl_waitq_t *wq);
 void klog_plat_waitq_destroy(kl_waitq_t *wq);
 void klog_plat_waitq_wake(kl_waitq_t *wq);
