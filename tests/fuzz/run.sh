@@ -36,8 +36,8 @@ mkdir -p "$out"
 src=("$top"/libklog/src/ring.c "$top"/libklog/src/ns.c "$top"/libklog/src/printk.c
      "$top"/libklog/src/format.c "$top"/libklog/src/syslog.c "$top"/libklog/src/kmsg.c
      "$top"/libklog/src/platform/user.c)
-inc=(-I"$top"/libklog/include -I"$top"/libklog/include/klog
-     -I"$top"/libklog/src/platform -I"$top"/libklog/src)
+# <klog/...> and the core's private "internal.h", as meson's klog_dep.
+inc=(-I"$top"/libklog/include -I"$top"/libklog/src)
 flags=(-std=gnu11 -g -O1 -fno-omit-frame-pointer
        -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
        -Wall -Wextra -Wno-unused-parameter -Wno-unused-function)
