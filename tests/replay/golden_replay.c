@@ -10,14 +10,28 @@
  * bug in libklog.
  *
  * usage: golden_replay [--devkmsg=on|ratelimit] [--layout-free]
- *                      [--stop-at=PREFIX] TRANSCRIPT
+ *                      [--deliberate=FILE] [--print-differences] TRANSCRIPT
  *
  * --layout-free (loss.txt): which records survive an overwrite depends on
  * the ring's layout, so sequence numbers are not compared and
  * SIZE_UNREAD counts are skipped; everything else (EPIPE once, poll bits,
  * the text of the oldest surviving record, skip-ahead) still is.
- * --stop-at (ratelimit.txt): stop at the section where 6.12's per-file
- * write budget and libklog's per-namespace one (design S6) part.
+ * --deliberate=FILE (ratelimit.txt): the operations where libklog differs
+ * from 6.12 on purpose (design S6: the /dev/kmsg write budget is per
+ * namespace, not per open file, and its note is stored when the next
+ * window opens, not at close).  FILE has one line per such result,
+ * "LINE<TAB>RESULT": LINE is the transcript's "< " line, RESULT libklog's
+ * exact answer there.  Every operation is still run and compared: with
+ * 6.12's result, or, where FILE lists it, with libklog's documented one
+ * byte for byte.  A listed result that agrees with 6.12, or one never
+ * reached, is a failure too (a stale list).
+ * --plant=LINE: a positive control.  The expected result on the "< " line
+ * LINE (and its --deliberate entry, if any) is altered before comparing;
+ * the exit status is 0 only if exactly that one difference is reported.
+ * --print-differences: print every differing result as a FILE line
+ * (to write FILE after checking each one by hand), compare nothing.
+ * Every "> " operation must have its "< " result line: the whole
+ * transcript is compared, never a prefix.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -52,8 +66,54 @@ static bool seq_offset_set;
 static int failures, ops, skipped;
 /* loss.txt: which records survive depends on the ring layout. */
 static bool layout_free;
-/* ratelimit.txt: stop where per-file and per-namespace budgets part. */
-static const char *stop_at;
+/* ratelimit.txt: libklog's documented answers where it differs (S6). */
+#define MAX_DELIBERATE 256
+static struct {
+	int line;
+	bool used;
+	char *res;
+} deliberate[MAX_DELIBERATE];
+static int ndeliberate, nmatched;
+static bool print_differences;
+static int plant_line, fail_line;
+
+static void load_deliberate(const char *path)
+{
+	static char line[BUF_MAX * 4 + 64];
+	FILE *in = fopen(path, "r");
+	char *tab;
+
+	if (!in) {
+		perror(path);
+		exit(2);
+	}
+	while (fgets(line, sizeof(line), in)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (!line[0] || line[0] == '#')
+			continue;
+		tab = strchr(line, '\t');
+		if (!tab || ndeliberate == MAX_DELIBERATE) {
+			fprintf(stderr, "%s: bad line: %.60s\n", path, line);
+			exit(2);
+		}
+		deliberate[ndeliberate].line = atoi(line);
+		deliberate[ndeliberate].res = strdup(tab + 1);
+		if (deliberate[ndeliberate].line == plant_line)
+			deliberate[ndeliberate].res[0] ^= 1;
+		ndeliberate++;
+	}
+	fclose(in);
+}
+
+static int deliberate_at(int line)
+{
+	int i;
+
+	for (i = 0; i < ndeliberate; i++)
+		if (deliberate[i].line == line)
+			return i;
+	return -1;
+}
 
 static uint64_t fake_clock(void)
 {
@@ -473,8 +533,8 @@ int main(int argc, char **argv)
 	static char res[BUF_MAX * 4 + 256];
 	struct klog_ns_params p = { 0 };
 	bool have_op = false, kmsg_read = false, layout_count = false;
-	const char *path = NULL;
-	int i, lineno = 0;
+	const char *path = NULL, *deliberate_path = NULL;
+	int i, d, lineno = 0, nops = 0, nfail;
 	FILE *in;
 
 	klog_config_init(&cfg);
@@ -483,8 +543,12 @@ int main(int argc, char **argv)
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--layout-free"))
 			layout_free = true;
-		else if (!strncmp(argv[i], "--stop-at=", 10))
-			stop_at = argv[i] + 10;
+		else if (!strncmp(argv[i], "--deliberate=", 13))
+			deliberate_path = argv[i] + 13;
+		else if (!strncmp(argv[i], "--plant=", 8))
+			plant_line = atoi(argv[i] + 8);
+		else if (!strcmp(argv[i], "--print-differences"))
+			print_differences = true;
 		else if (!strcmp(argv[i], "--devkmsg=ratelimit"))
 			cfg.devkmsg = KLOG_DEVKMSG_RATELIMIT;
 		else if (!strcmp(argv[i], "--devkmsg=on"))
@@ -492,8 +556,10 @@ int main(int argc, char **argv)
 		else
 			path = argv[i];
 	}
+	if (deliberate_path)
+		load_deliberate(deliberate_path);
 	if (!path) {
-		fprintf(stderr, "usage: golden_replay [--devkmsg=on|ratelimit] TRANSCRIPT\n");
+		fprintf(stderr, "usage: golden_replay [--devkmsg=on|ratelimit] [--layout-free] [--deliberate=FILE] [--print-differences] TRANSCRIPT\n");
 		return 2;
 	}
 	in = fopen(path, "r");
@@ -516,8 +582,6 @@ int main(int argc, char **argv)
 		lineno++;
 		if (n && line[n - 1] == '\n')
 			line[--n] = '\0';
-		if (stop_at && !strncmp(line, stop_at, strlen(stop_at)))
-			break;
 		if (!strncmp(line, "# /proc/sys/kernel/printk: ", 27)) {
 			sscanf(line + 27, "%d %d %d", &cfg.con_level,
 			       &cfg.default_level, &cfg.con_min_level);
@@ -529,6 +593,12 @@ int main(int argc, char **argv)
 		}
 		if (line[0] == '>' && line[1] == ' ') {
 			preload(NULL);
+			if (have_op) {
+				failures++;
+				printf("%s:%d: the operation before has no result\n",
+				       path, lineno);
+			}
+			nops++;
 			snprintf(op, sizeof(op), "%s", line + 2);
 			kmsg_read = !strncmp(op, "kmsg_read ", 10);
 			layout_count = layout_free &&
@@ -539,22 +609,66 @@ int main(int argc, char **argv)
 		}
 		if (line[0] == '<' && line[1] == ' ' && have_op) {
 			ops++;
+			nfail = failures;
+			if (lineno == plant_line) {	/* "ret=N" -> "ret=1N" */
+				memmove(line + 7, line + 6, strlen(line + 6) + 1);
+				line[6] = '1';
+			}
 			/* Counts that follow from the ring's layout. */
 			if (layout_count) {
 				skipped++;
 				have_op = false;
 				continue;
 			}
-			if (!same(res, line + 2, kmsg_read)) {
+			d = deliberate_at(lineno);
+			if (same(res, line + 2, kmsg_read)) {
+				if (d >= 0) {
+					failures++;
+					deliberate[d].used = true;
+					printf("%s:%d: listed as a deliberate difference, but agrees with Linux 6.12\n",
+					       path, lineno);
+				}
+			} else if (print_differences) {
+				printf("%d\t%s\n", lineno, res);
+			} else if (d >= 0) {
+				deliberate[d].used = true;
+				if (strcmp(res, deliberate[d].res)) {
+					failures++;
+					printf("%s:%d: differs from Linux 6.12 and from libklog's documented answer\n"
+					       "  kernel:     %s\n  documented: %s\n  libklog:    %s\n",
+					       path, lineno, line + 2,
+					       deliberate[d].res, res);
+				} else {
+					nmatched++;
+				}
+			} else {
 				failures++;
 				printf("%s:%d: differs from Linux 6.12\n"
 				       "  kernel:  %s\n  libklog: %s\n",
 				       path, lineno, line + 2, res);
 			}
+			if (failures != nfail)
+				fail_line = lineno;
 			have_op = false;
 		}
 	}
 	fclose(in);
+	if (have_op) {
+		failures++;
+		printf("%s: the last operation has no result\n", path);
+	}
+	if (ops != nops) {
+		failures++;
+		printf("%s: %d operations but %d results compared\n", path,
+		       nops, ops);
+	}
+	for (i = 0; i < ndeliberate; i++) {
+		if (deliberate[i].used || print_differences)
+			continue;
+		failures++;
+		printf("%s:%d: listed as a deliberate difference, but no result there\n",
+		       path, deliberate[i].line);
+	}
 	for (i = 0; i < MAX_FILES; i++) {
 		if (!files[i].open)
 			continue;
@@ -564,7 +678,15 @@ int main(int argc, char **argv)
 			klog_kmsg_release(&files[i].f);
 	}
 	klog_ns_put(host);
-	printf("%s: %d operations, %d differences, %d layout-dependent counts skipped\n",
-	       path, ops, failures, skipped);
-	return failures ? 1 : 0;
+	printf("%s: %d of %d operations compared, %d differences, %d layout-dependent counts skipped, %d deliberate differences (of %d listed) as documented\n",
+	       path, ops, nops, failures, skipped, nmatched, ndeliberate);
+	if (plant_line) {
+		bool caught = failures == 1 && fail_line == plant_line;
+
+		printf("%s: planted defect at line %d %s\n", path, plant_line,
+		       caught ? "caught (the one difference above)" :
+		       "NOT caught as the only difference: the comparison is broken");
+		return caught ? 0 : 1;
+	}
+	return failures || print_differences ? 1 : 0;
 }
