@@ -16,7 +16,7 @@ export KCACHE
 	qemu guest-rt \
 	guest guest-debug golden bench bench-smoke checkpatch bench-guest clean \
 	guest-reliability guest-reliability-debug guest-reliability-full \
-	bisect-check sparse
+	bisect-check sparse host-unchanged
 
 all: build
 
@@ -91,6 +91,12 @@ qemu: kernel
 guest: kernel
 	tests/guest/run.sh -t 600
 
+# Design S9: the patched host, with no child namespace, answers the golden
+# operations exactly as the recorded stock 6.12 transcripts (tests/golden/)
+# say; planted defects in the same run must be caught.  Three short boots.
+host-unchanged: kernel
+	tests/guest/host_unchanged.sh
+
 # The same suite on the debug kernel (lockdep, KASAN, kmemleak).
 guest-debug: kernel-debug
 	tests/guest/run.sh -k build/kernel/bzImage-debug -t 1500
@@ -149,7 +155,7 @@ bench-smoke:
 	$(MESON) test -C $(BUILD)-bench --suite benchmark-smoke --print-errorlogs
 
 check: unit valgrind sanitize kcompile checkpatch bench-smoke fuzz guest \
-	guest-debug guest-reliability guest-reliability-debug
+	host-unchanged guest-debug guest-reliability guest-reliability-debug
 	@echo "make check: all tiers passed"
 
 # The kernel demo: the patched kernel in QEMU, a host and two containers.

@@ -1,56 +1,117 @@
 #!/bin/bash
-# tests/guest/host_unchanged.sh [NAME...] - design S9 on the real kernels:
-# the host log of the patched kernel (no child namespace created) answers
-# the golden operations exactly as the stock kernel does.
+# tests/guest/host_unchanged.sh [-k BZIMAGE] [NAME...] - design S9 on the
+# real kernel: the host log of the patched kernel, with no child namespace
+# created, answers the golden operations exactly as stock 6.12 did.
 #
-# Runs tests/golden/capture with tests/golden/NAME.ops (default: main
-# ratelimit loss) on build/kernel/bzImage-stock and build/kernel/bzImage
-# (qemu/build-kernel.sh stock / patched), normalises both transcripts as
-# docs/golden-format.md says (timestamps, /dev/kmsg sequence numbers and
-# times), drops the preload, and diffs them.
+# For each NAME (default: main ratelimit loss) it boots the patched kernel
+# (default build/kernel/bzImage) as tests/golden/regenerate.sh boots the
+# stock one (printk.devkmsg=on for main and loss, no parameter for
+# ratelimit), runs tests/golden/capture on tests/golden/NAME.ops in the
+# initial syslog namespace (checked: /proc/self/ns/syslog is the initial
+# one) and compares the transcript with the recorded stock one,
+# tests/golden/NAME.txt.  Both are normalised by tests/golden/host_norm.py:
+# timestamps and /dev/kmsg sequence numbers as docs/golden-format.md says,
+# and the few results that read the boot log (which differs between two
+# builds) only where they are exactly what that transcript's own preload
+# predicts.  Every other result must be identical.
 #
-# Every op is replayed, "syslog 11" included (EINVAL on both: the series
-# adds no syslog action).  What remains different are the
-# results that read the boot log (its size and text differ between two
-# builds; lines with "Linux version" are not shown) and, for loss, the
-# counts that follow from it.  Prints the remaining differences; exit 0.
+# Positive controls, in the same run, for each NAME: the stock transcript
+# with one result line altered (the last one, ret+1), and with one byte of
+# its boot-log read changed, must each be reported as one difference.
+#
+# Output: TAP-like "ok"/"not ok" lines and "N passed, N failed".
+# Exit status 0 only when everything passed; no stock kernel is needed.
 set -euo pipefail
 REPO=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$REPO"
+kernel=build/kernel/bzImage
+while getopts "k:h" opt; do
+	case $opt in
+	k) kernel=$OPTARG ;;
+	*) sed -n '2,/^set -e/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 2 ;;
+	esac
+done
+shift $((OPTIND - 1))
 out=build/guest/s9
-mkdir -p "$out/ops"
+mkdir -p "$out"
 names=("$@")
 [ ${#names[@]} -gt 0 ] || names=(main ratelimit loss)
+INIT_NS='syslog:[4026531833]'	# PROC_SYSLOG_INIT_INO
 
 gcc -static -O2 -Wall -Wextra -Werror -o "$out/capture" tests/golden/capture.c
 files=()
 for f in tests/golden/*.ops; do
-	cp "$f" "$out/ops/$(basename "$f")"
-	files+=(-f "$out/ops/$(basename "$f"):/golden/$(basename "$f")")
+	files+=(-f "$f:/golden/$(basename "$f")")
 done
 qemu/initramfs.sh -o "$out/initramfs.cpio.gz" "${files[@]}" \
-	-c 'sleep 2; exec /bin/capture "/golden/${golden}.ops"' "$out/capture"
+	-c 'sleep 2; echo "# syslog ns: $(readlink /proc/self/ns/syslog)"; exec /bin/capture "/golden/${golden}.ops"' \
+	"$out/capture"
 
-norm() {
-	grep -v '^= \|^=  \|^# ' "$1" | sed -E \
-		-e 's/\[ *[0-9]+\.[0-9]+\]/[T]/g' \
-		-e 's/data= *[0-9]+\.[0-9]+\]/data=T]/' \
-		-e 's/(data=|\\x0a)([0-9]+),[0-9]+,[0-9]+,/\1\2,S,T,/g'
+PASS=0 FAIL=0 N=0
+ok() { N=$((N + 1)); PASS=$((PASS + 1)); echo "ok $N - $1"; }
+not_ok() { N=$((N + 1)); FAIL=$((FAIL + 1)); echo "not ok $N - $1"; }
+norm() { python3 tests/golden/host_norm.py "$1" 2>/dev/null; }
+# ndiff A B: the number of differing result lines of two transcripts.
+ndiff() {
+	diff <(norm "$1") <(norm "$2") | grep -c '^[<>]' || true
 }
 
 for name in "${names[@]}"; do
+	stock=tests/golden/$name.txt
+	[ -f "$stock" ] || { not_ok "$name: no recorded stock transcript $stock"; continue; }
 	mode=on
 	[ "$name" = ratelimit ] && mode=none
-	for k in bzImage-stock bzImage; do
-		qemu/run.sh -k "build/kernel/$k" -i "$out/initramfs.cpio.gz" \
-			-m "$mode" -a "golden=$name" -t 300 \
-			-l "$out/$name-$k.log" -r "$out/$name-$k.results" ||
-			echo "host_unchanged: $name on $k: capture rc=$?" >&2
-	done
-	n=$(diff <(norm "$out/$name-bzImage-stock.results") \
-		<(norm "$out/$name-bzImage.results") | grep -c '^[<>]' || true)
-	echo "== $name: $n differing result lines (stock <, patched >):"
-	diff <(norm "$out/$name-bzImage-stock.results") \
-		<(norm "$out/$name-bzImage.results") |
-		grep '^[<>]' | grep -v 'Linux version' | cut -c1-160 || true
+	got=$out/$name.results
+	rc=0
+	qemu/run.sh -k "$kernel" -i "$out/initramfs.cpio.gz" -m "$mode" \
+		-a "golden=$name" -t 300 -l "$out/$name.log" -r "$got" || rc=$?
+	if [ "$rc" -ne 0 ]; then
+		not_ok "$name: capture on the patched host exited 0 (rc=$rc; see $out/$name.log)"
+		grep -E '^# (WARNING|INTRUDER)' "$got" | sed 's/^/#   /' || true
+		continue
+	fi
+	ns=$(sed -n 's/^# syslog ns: //p' "$got")
+	if [ "$ns" = "$INIT_NS" ]; then
+		ok "$name: capture ran in the initial syslog namespace ($ns)"
+	else
+		not_ok "$name: capture ran in the initial syslog namespace (got '$ns')"
+	fi
+	nres=$(norm "$got" | grep -c '^< ' || true)
+	nstock=$(norm "$stock" | grep -c '^< ' || true)
+	n=$(ndiff "$stock" "$got")
+	base=$n
+	if [ "$n" -eq 0 ] && [ "$nres" -eq "$nstock" ] && [ "$nres" -gt 0 ]; then
+		ok "$name: the patched host's $nres results are stock 6.12's"
+	else
+		not_ok "$name: the patched host's $nres results are stock 6.12's ($nstock): $n differing lines (stock <, patched >)"
+		diff <(norm "$stock") <(norm "$got") | grep '^[<>]' | head -20 |
+			cut -c1-200 | sed 's/^/#   /' || true
+	fi
+
+	# Positive controls: a planted defect in the stock transcript adds
+	# exactly one differing pair of lines to what the comparison found.
+	last=$(grep -n '^< ret=' "$stock" | tail -1 | cut -d: -f1)
+	awk -v l="$last" 'NR == l { match($0, /ret=-?[0-9]+/);
+		v = substr($0, RSTART + 4, RLENGTH - 4) + 1;
+		$0 = substr($0, 1, RSTART + 3) v substr($0, RSTART + RLENGTH) } 1' \
+		"$stock" >"$out/$name.planted-ret"
+	n=$(ndiff "$out/$name.planted-ret" "$got")
+	if [ "$n" -eq $((base + 2)) ]; then
+		ok "$name: control: one altered result (line $last, ret+1) is caught"
+	else
+		not_ok "$name: control: one altered result (line $last, ret+1) is caught ($n differing lines, want $((base + 2)))"
+	fi
+	sed '/^< ret=[0-9]* data=<[0-9]*>\[ *[0-9.]*\] Linux version /s/Linux version/Linux versiOn/' \
+		"$stock" >"$out/$name.planted-boot"
+	n=$(ndiff "$out/$name.planted-boot" "$got")
+	if cmp -s "$stock" "$out/$name.planted-boot"; then
+		not_ok "$name: control: the transcript has a boot-log read to alter"
+	elif [ "$n" -eq $((base + 2)) ]; then
+		ok "$name: control: one byte changed in the boot-log read is caught"
+	else
+		not_ok "$name: control: one byte changed in the boot-log read is caught ($n differing lines, want $((base + 2)))"
+	fi
 done
+
+echo "$PASS passed, $FAIL failed"
+[ "$FAIL" -eq 0 ] && [ "$PASS" -gt 0 ]
