@@ -6,6 +6,8 @@
  *
  * The meson tests replay the committed corpus and every regression input
  * under gcc (plain, ASan + UBSan, valgrind); run.sh uses libFuzzer.
+ * The first PATH is the corpus: exit status 1 if it is missing or holds
+ * no input (a missing regression directory is fine).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -93,13 +95,22 @@ int main(int argc, char **argv)
 	int i, err = 0;
 
 	LLVMFuzzerInitialize(&argc, &argv);
-	/* The corpus (the first path) must be there; regressions may not. */
+	/*
+	 * The corpus (the first path) must be there and hold inputs;
+	 * regressions may not be there yet.
+	 */
 	if (argc < 2 || access(argv[1], R_OK)) {
 		fprintf(stderr, "replay: no corpus at %s\n",
 			argc < 2 ? "(none given)" : argv[1]);
 		return 1;
 	}
-	for (i = 1; i < argc; i++)
+	err |= run_path(argv[1]);
+	if (!runs) {
+		fprintf(stderr, "replay: the corpus %s holds no input\n",
+			argv[1]);
+		return 1;
+	}
+	for (i = 2; i < argc; i++)
 		err |= run_path(argv[i]);
 	fprintf(stderr, "replay: %ld inputs\n", runs);
 	if (!runs) {

@@ -8,7 +8,8 @@
 # tests/fuzz/corpus/TARGET/.  New inputs go to a scratch directory, so the
 # tree stays clean; -u merges them back into the committed corpus
 # (minimised with -merge=1).  Prints executions per target and exits
-# non-zero on any crash, leak, timeout or sanitizer report; the input is
+# non-zero on any crash, leak, timeout or sanitizer report, a missing or
+# empty committed corpus, or no execution counted; the input is
 # saved under $FUZZ_OUT/crashes/TARGET/ (add it to regress/ with the fix).
 #
 # Environment: FUZZ_OUT (default build-fuzz), CC (default clang),
@@ -55,6 +56,15 @@ for t in "${targets[@]}"; do
 	extra=()
 	[ "$t" = fuzz_klogsim ] && extra=(-close_fd_mask=1)
 
+	# The committed corpus is the starting point: a missing or empty one
+	# would fuzz from nothing and pass.
+	if [ ! -d "$here/corpus/$t" ] || [ -z "$(ls -A "$here/corpus/$t")" ]; then
+		echo "run.sh: $t: no corpus in $here/corpus/$t (missing or empty)" >&2
+		status=1
+		summary+=("$t: NO CORPUS")
+		continue
+	fi
+
 	# Regression inputs first: each one must pass.
 	if [ -d "$here/regress/$t" ] && [ -n "$(ls -A "$here/regress/$t")" ]; then
 		echo "== $t: replay regress/$t"
@@ -72,7 +82,7 @@ for t in "${targets[@]}"; do
 	work="$out/corpus/$t"
 	crashes="$out/crashes/$t"
 	rm -rf "$work"
-	mkdir -p "$work" "$crashes" "$here/corpus/$t"
+	mkdir -p "$work" "$crashes"
 	echo "== $t: fuzz ${secs}s"
 	log="$out/$t.log"
 	rc=0
@@ -87,6 +97,12 @@ for t in "${targets[@]}"; do
 		echo "run.sh: $t: FAILED (exit $rc), log $log" >&2
 		status=1
 		summary+=("$t: FAILED after ${runs:-?} executions")
+		continue
+	fi
+	if [ "${runs:-0}" -eq 0 ]; then
+		echo "run.sh: $t: FAILED: no execution counted in $log" >&2
+		status=1
+		summary+=("$t: FAILED: no executions")
 		continue
 	fi
 	summary+=("$t: ${runs:-?} executions in ${secs}s, coverage ${cov:-?} edges, corpus $(ls "$work" "$here/corpus/$t" | grep -vc ':$\|^$')")
