@@ -99,7 +99,7 @@ host-unchanged: kernel
 
 # The same suite on the debug kernel (lockdep, KASAN, kmemleak).
 guest-debug: kernel-debug
-	tests/guest/run.sh -k build/kernel/bzImage-debug -t 1500
+	tests/guest/run.sh -L -k build/kernel/bzImage-debug -t 1500
 
 # The same suite on PREEMPT_RT with lockdep and the raw_spinlock nesting
 # checks (not part of check: one more kernel build, about 8 minutes).
@@ -114,7 +114,7 @@ guest-reliability: kernel
 	tests/guest/run.sh -s reliability -M short -t 300
 
 guest-reliability-debug: kernel-debug
-	tests/guest/run.sh -s reliability -M short -k build/kernel/bzImage-debug \
+	tests/guest/run.sh -L -s reliability -M short -k build/kernel/bzImage-debug \
 		-t 1200
 
 guest-reliability-full: kernel

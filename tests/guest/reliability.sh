@@ -94,14 +94,13 @@ no_splat() {
 	fi
 }
 
-KMEMLEAK=/sys/kernel/debug/kmemleak
-# kmemleak_clean PART: after a scan kmemleak lists nothing new.
+# kmemleak_clean PART: after a scan kmemleak lists nothing new (helpers:
+# tests/guest/tap.sh); a kmemleak that cannot scan is a failure.
 kmemleak_clean() {
 	sleep 6	# kmemleak ignores objects younger than 5 s
-	echo scan >$KMEMLEAK
-	echo scan >$KMEMLEAK
-	cat $KMEMLEAK >$T/kmemleak.out
-	if [ -s $T/kmemleak.out ]; then
+	if ! kmemleak_report $T/kmemleak.out; then
+		not_ok "$1: kmemleak reports nothing: kmemleak could not scan"
+	elif [ -s $T/kmemleak.out ]; then
 		not_ok "$1: kmemleak reports nothing" "$(head -20 $T/kmemleak.out)"
 	else
 		ok "$1: kmemleak reports nothing"
@@ -161,8 +160,21 @@ T0=$(cut -d. -f1 /proc/uptime)
 
 echo on >$SC/printk_devkmsg
 chmod 0666 /dev/kmsg
-[ -e $KMEMLEAK ] || mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
-[ -e $KMEMLEAK ] && echo clear >$KMEMLEAK
+# On the debug kernel (run.sh -L: klogkmemleak=1) kmemleak must be there
+# and enabled; without -L there is no leak check.
+KMEMLEAK_ON=0
+if kmemleak_wanted; then
+	if kmemleak_enabled >$T/kmemleak.state 2>&1; then
+		ok "kmemleak: $KMEMLEAK is there and kmemleak is enabled"
+		KMEMLEAK_ON=1
+		echo clear >$KMEMLEAK
+	else
+		not_ok "kmemleak: $KMEMLEAK is there and kmemleak is enabled" \
+			"$(cat $T/kmemleak.state)"
+	fi
+else
+	echo "# kmemleak: not asked for (run.sh -L): no leak check on this kernel"
+fi
 klogstress follow $HOSTLOG &
 FOLLOWER=$!
 check "the host log follower runs" follow_sync
@@ -261,7 +273,7 @@ settle() {
 sub churn-warmup 300 klogstress churn 50
 settle
 s0=$(slab_kb Slab) u0=$(slab_kb SUnreclaim)
-[ -e $KMEMLEAK ] && echo clear >$KMEMLEAK
+[ $KMEMLEAK_ON = 1 ] && echo clear >$KMEMLEAK
 t=$(date +%s)
 sub churn 3000 klogstress churn $CHURN_N
 echo "# churn wall time $(($(date +%s) - t)) s"
@@ -272,15 +284,15 @@ i=0
 while :; do
 	settle
 	s1=$(slab_kb Slab) u1=$(slab_kb SUnreclaim)
-	[ $((u1 - u0)) -le $TOL ] || [ -e $KMEMLEAK ] && break
+	[ $((u1 - u0)) -le $TOL ] || kmemleak_wanted && break
 	i=$((i + 1))
 	[ $i -ge 5 ] && break
 done
 echo "# slab before $s0 kB after $s1 kB; SUnreclaim before $u0 kB after $u1 kB ($CHURN_N cycles, $i extra waits)"
-if [ -e $KMEMLEAK ]; then
+if kmemleak_wanted; then
 	# KASAN's quarantine keeps freed objects: the numbers are only shown
 	echo "# debug kernel: slab figures not compared (KASAN quarantine); kmemleak decides"
-	kmemleak_clean "churn"
+	[ $KMEMLEAK_ON = 1 ] && kmemleak_clean "churn"
 else
 	check "churn: SUnreclaim back within $TOL kB of its baseline ($u0 -> $u1 kB)" \
 		test $((u1 - u0)) -le $TOL
@@ -365,7 +377,10 @@ sub fdpass 60 klogns exec -u 1000 -- klogstress fdpass "$MARK" "HOSTPRE-$MARK"
 
 # --- the end ----------------------------------------------------------------
 no_splat "whole run"
-[ -e $KMEMLEAK ] && kmemleak_clean "whole run (since the churn)"
+if [ $KMEMLEAK_ON = 1 ]; then
+	kmemleak_clean "whole run (since the churn)"
+	kmemleak_control
+fi
 kill $FOLLOWER
 echo "# guest time $(($(cut -d. -f1 /proc/uptime) - T0)) s"
 echo "$PASS passed, $FAIL failed"

@@ -6,6 +6,11 @@
 #             "reliability" is the issue 7 suite)
 #   -M MODE   passed as the kernel parameter klogmode=MODE, which the
 #             suite sees as $klogmode (reliability: short or full)
+#   -L        the kernel has kmemleak (the debug kernel): builds the
+#             planted-leak module tests/guest/kleak against the kernel's
+#             objdir (KERNEL.objdir, from qemu/build-kernel.sh) into the
+#             image and passes klogkmemleak=1; the suites then fail unless
+#             kmemleak is there, enabled, and reports the planted leak
 #
 # Builds tests/guest/klogns.c, klogstress.c, tests/golden/capture.c
 # (the child-vs-host golden check) and the series' kselftest
@@ -24,15 +29,43 @@ kernel=$REPO/build/kernel/bzImage
 tmo=180
 suite=syslog_ns_tests
 params=()
-while getopts "k:t:s:M:h" opt; do
+kmemleak=0
+while getopts "k:t:s:M:Lh" opt; do
 	case $opt in
 	k) kernel=$(realpath "$OPTARG") ;;
 	t) tmo=$OPTARG ;;
 	s) suite=$OPTARG ;;
-	M) params=(-a "klogmode=$OPTARG") ;;
+	M) params+=(-a "klogmode=$OPTARG") ;;
+	L) kmemleak=1 ;;
 	*) sed -n '2,/^set -e/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 2 ;;
 	esac
 done
+
+# summary_ok FILE: the suite ran and passed: the last line is "N passed,
+# 0 failed" with N > 0 ("0 passed" is a suite that did not run), there
+# are N "ok" lines and no "not ok" line.
+summary_ok() {
+	local last p
+	last=$(tail -1 "$1")
+	[[ $last =~ ^([0-9]+)\ passed,\ 0\ failed$ ]] || return 1
+	p=${BASH_REMATCH[1]}
+	[ "$p" -gt 0 ] && [ "$(grep -c '^ok [0-9]* - ' "$1")" -eq "$p" ] &&
+		! grep -q '^not ok ' "$1"
+}
+# Its positive controls, every run: planted bad results must be refused.
+ctl=$(mktemp)
+printf 'ok 1 - a\nok 2 - b\n2 passed, 0 failed\n' >"$ctl"
+summary_ok "$ctl" || { echo "run.sh: control: a good result refused" >&2; exit 2; }
+for bad in '0 passed, 0 failed' 'ok 1 - a\nnot ok 2 - b\n1 passed, 1 failed' \
+	'ok 1 - a\n' 'ok 1 - a\n2 passed, 0 failed' 'ok 1 - a\nnot ok 2 - b\n1 passed, 0 failed'; do
+	printf "$bad\n" >"$ctl"
+	if summary_ok "$ctl"; then
+		echo "run.sh: control: a planted bad result was accepted: $bad" >&2
+		rm -f "$ctl"
+		exit 2
+	fi
+done
+rm -f "$ctl"
 
 out=$REPO/build/guest
 # the reliability suite's concurrency part wants real parallelism
@@ -68,6 +101,19 @@ open(dst, "w").write("\n".join(l[1:] for l in lines[i:i + n]) + "\n")
 PY
 gcc -static -O2 -Wall -Werror -I "$kst" -o "$out/syslog_ns_test" \
 	"$kst/syslog_ns/syslog_ns_test.c"
+kfiles=()
+if [ "$kmemleak" = 1 ]; then
+	grep -q '^CONFIG_DEBUG_KMEMLEAK=y$' "$kernel.config" || {
+		echo "run.sh: -L, but $kernel.config has no CONFIG_DEBUG_KMEMLEAK=y" >&2
+		exit 2
+	}
+	objdir=$(cat "$kernel.objdir")
+	rm -rf "$out/${pre}kleak"
+	cp -r "$HERE/kleak" "$out/${pre}kleak"
+	make -s -C "$objdir" M="$out/${pre}kleak" modules
+	kfiles=(-f "$out/${pre}kleak/kleak.ko:/lib/kleak.ko")
+	params+=(-a klogkmemleak=1)
+fi
 "$REPO/qemu/initramfs.sh" -o "$out/${pre}initramfs.cpio.gz" \
 	-f "$HERE/$suite.sh:/etc/$suite.sh" \
 	-f "$HERE/tap.sh:/etc/tap.sh" \
@@ -76,6 +122,7 @@ gcc -static -O2 -Wall -Werror -I "$kst" -o "$out/syslog_ns_test" \
 	-f "$XT/libxt_LOG.so:$XT/libxt_LOG.so" \
 	-f "$XT/libxt_standard.so:$XT/libxt_standard.so" \
 	-f "$XT/libipt_icmp.so:$XT/libipt_icmp.so" \
+	"${kfiles[@]}" \
 	-c "sh /etc/$suite.sh" "$out/klogns" "$out/capture" "$out/klogstress" \
 	"$out/syslog_ns_test" /usr/sbin/xtables-legacy-multi
 set +e
@@ -85,8 +132,8 @@ set +e
 rc=$?
 set -e
 cat "$out/${pre}results.tap"
-# "0 passed" is a suite that did not run, not a pass.
-if ! tail -1 "$out/${pre}results.tap" | grep -q '^[1-9][0-9]* passed, 0 failed$'; then
+if ! summary_ok "$out/${pre}results.tap"; then
+	echo "run.sh: the results are not a pass: want a last line \"N passed, 0 failed\" with N > 0 and N \"ok\" lines, no \"not ok\"" >&2
 	[ "$rc" -ne 0 ] || rc=1
 fi
 exit "$rc"

@@ -58,6 +58,12 @@ gained() {
 fails() {
 	! "$@"
 }
+# Controls of has/hasnt: a match, and a missing file, must fail them.
+echo "CONTROL-LINE" >$T/ctl.has
+check "control: has finds a line that is there" has "CONTROL-LINE" $T/ctl.has
+check "control: hasnt fails on a line that is there" fails hasnt "CONTROL-LINE" $T/ctl.has
+check "control: hasnt fails on a missing file" fails hasnt "CONTROL-LINE" $T/no-such-file
+check "control: has fails on a missing file" fails has "CONTROL-LINE" $T/no-such-file
 # Unique markers: nothing else in any log contains them.
 MARK=m$$
 HOST1="HOSTONE-$MARK"
@@ -582,14 +588,32 @@ klogns exec -j $T/l2 -- busybox dmesg >$T/l2.out 2>&1
 klogns exec -j $T/l1 -- busybox dmesg >$T/l1.out 2>&1
 busybox dmesg >$T/host.dmesg
 TS='^\[[ 0-9.]*\]'
-check "nesting: level 3 holds its record unlabelled" has "$TS DEEP-$MARK\$" $T/l3.out
-check "nesting: level 2 holds the copy labelled [ns:$i3:t3]" \
-	has "$TS \[ns:$i3:t3\] DEEP-$MARK\$" $T/l2.out
-check "nesting: level 1 holds [ns:$i2:t2] [ns:$i3:t3]" \
-	has "$TS \[ns:$i2:t2\] \[ns:$i3:t3\] DEEP-$MARK\$" $T/l1.out
-check "nesting: the host holds [ns:$i1:t1] [ns:$i2:t2] [ns:$i3:t3]" \
-	has "$TS \[ns:$i1:t1\] \[ns:$i2:t2\] \[ns:$i3:t3\] DEEP-$MARK\$" $T/host.dmesg
+# The patterns, anchored at both ends: one per level, used by the checks
+# and by their controls below.
+P3="$TS DEEP-$MARK\$"
+P2="$TS \[ns:$i3:t3\] DEEP-$MARK\$"
+P1="$TS \[ns:$i2:t2\] \[ns:$i3:t3\] DEEP-$MARK\$"
+PH="$TS \[ns:$i1:t1\] \[ns:$i2:t2\] \[ns:$i3:t3\] DEEP-$MARK\$"
+check "nesting: level 3 holds its record unlabelled" has "$P3" $T/l3.out
+check "nesting: level 2 holds the copy labelled [ns:$i3:t3]" has "$P2" $T/l2.out
+check "nesting: level 1 holds [ns:$i2:t2] [ns:$i3:t3]" has "$P1" $T/l1.out
+check "nesting: the host holds [ns:$i1:t1] [ns:$i2:t2] [ns:$i3:t3]" has "$PH" $T/host.dmesg
 expect "nesting: the host holds exactly one copy" 1 grep -c "DEEP-$MARK" $T/host.dmesg
+expect "nesting: levels 3, 2 and 1 hold exactly one copy each" "1 1 1" sh -c \
+	"echo \$(grep -c 'DEEP-$MARK' $T/l3.out) \$(grep -c 'DEEP-$MARK' $T/l2.out) \$(grep -c 'DEEP-$MARK' $T/l1.out)"
+# Controls: each pattern refuses a line with one label more (a tag the
+# level must not show, a duplicated one) and takes its own line.
+ts='[    1.000000]'
+printf '%s [ns:%s:t3] DEEP-%s\n' "$ts" "$i3" "$MARK" >$T/ctl.3
+printf '%s [ns:%s:t3] [ns:%s:t3] DEEP-%s\n' "$ts" "$i3" "$i3" "$MARK" >$T/ctl.2
+printf '%s [ns:%s:t2] [ns:%s:t2] [ns:%s:t3] DEEP-%s\n' "$ts" "$i2" "$i2" "$i3" "$MARK" >$T/ctl.1
+printf '%s [ns:%s:t1] [ns:%s:t1] [ns:%s:t2] [ns:%s:t3] DEEP-%s\n' "$ts" "$i1" "$i1" "$i2" "$i3" "$MARK" >$T/ctl.h
+check "nesting: control: the unlabelled pattern refuses a labelled line" fails has "$P3" $T/ctl.3
+check "nesting: control: level 2's pattern refuses a duplicated label" fails has "$P2" $T/ctl.2
+check "nesting: control: level 1's pattern refuses a duplicated label" fails has "$P1" $T/ctl.1
+check "nesting: control: the host's pattern refuses a duplicated label" fails has "$PH" $T/ctl.h
+printf '%s DEEP-%s\n' "$ts" "$MARK" >$T/ctl.own
+check "nesting: control: the unlabelled pattern takes an unlabelled line" has "$P3" $T/ctl.own
 for f in nsA nsB nsU host l1 l2 l3; do umount $T/$f; done
 
 # --- per-namespace kernel.dmesg_restrict ----------------------------------
@@ -789,18 +813,31 @@ expect "memory: the same user can create again once they are gone" 0 \
 	klogns exec -u 1000 -U -- klogns newns - 0
 
 # --- lifetime ------------------------------------------------------------
-# On a kmemleak kernel (qemu/config/debug.config) forget what boot left,
-# so that only leaks of the churn below are reported.
-KMEMLEAK=/sys/kernel/debug/kmemleak
-[ -e $KMEMLEAK ] || mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
-[ -e $KMEMLEAK ] && echo clear >$KMEMLEAK
+# On the debug kernel (run.sh -L: klogkmemleak=1) kmemleak must be there
+# and enabled; what boot left is forgotten, so that only leaks of the
+# churn below are reported, and a planted leak must be reported.
+KMEMLEAK_ON=0
+if kmemleak_wanted; then
+	if kmemleak_enabled >$T/kmemleak.state 2>&1; then
+		ok "kmemleak: $KMEMLEAK is there and kmemleak is enabled"
+		KMEMLEAK_ON=1
+		echo clear >$KMEMLEAK
+	else
+		not_ok "kmemleak: $KMEMLEAK is there and kmemleak is enabled" \
+			"$(cat $T/kmemleak.state)"
+	fi
+else
+	echo "# kmemleak: not asked for (run.sh -L): no leak check on this kernel"
+fi
 expect "200 namespaces with open files created and freed" "done 200" klogns churn 200
-if [ -e $KMEMLEAK ]; then
+if [ $KMEMLEAK_ON = 1 ]; then
 	sleep 6	# kmemleak ignores objects younger than 5 s
-	echo scan >$KMEMLEAK
-	echo scan >$KMEMLEAK
-	cat $KMEMLEAK >$T/kmemleak.out
-	expect "kmemleak reports nothing after the churn" "" cat $T/kmemleak.out
+	if kmemleak_report $T/kmemleak.out; then
+		expect "kmemleak reports nothing after the churn" "" cat $T/kmemleak.out
+	else
+		not_ok "kmemleak reports nothing after the churn: kmemleak could not scan"
+	fi
+	kmemleak_control
 fi
 busybox dmesg >$T/host.dmesg
 check "host log has no warning, BUG, lockdep or KASAN report" hasnt \

@@ -2,6 +2,7 @@
 # syslog_ns_tests.sh and reliability.sh (installed as /etc/tap.sh).
 #
 # The suite sets PASS=0 FAIL=0 N=0 and T (a scratch directory) first.
+# The kmemleak helpers are at the end.
 #   ok DESC / not_ok DESC [LINE...]   one TAP line (and comment lines)
 #   check DESC COMMAND...             the command's exit status decides
 #   expect DESC WANTED COMMAND...     the command's stdout must be WANTED
@@ -44,4 +45,55 @@ expect() {
 		not_ok "$desc" "command: $*" "wanted: $want" "got: $got" \
 			"$(head -3 $T/expect.err)"
 	fi
+}
+
+# --- kmemleak (the debug kernel) ---------------------------------------------
+# tests/guest/run.sh -L (make guest-debug, guest-reliability-debug) boots
+# with klogkmemleak=1 and puts the leak module at /lib/kleak.ko: kmemleak
+# must then be there and enabled, or the run fails.  Without -L there are
+# no leak checks, and the suites say so.
+#   kmemleak_wanted                    klogkmemleak=1 on the command line
+#   kmemleak_enabled                   debugfs mounted, the file there, and
+#                                      kmemleak not disabled (it refuses
+#                                      every command but "clear" then)
+#   kmemleak_report FILE               two scans, then the report in FILE;
+#                                      fails if kmemleak cannot scan
+#   kmemleak_control                   TAP line: a planted leak (kleak.ko,
+#                                      its data marked KLEAK-PLANTED-LEAK)
+#                                      is reported
+KMEMLEAK=/sys/kernel/debug/kmemleak
+kmemleak_wanted() {
+	[ "${klogkmemleak:-0}" = 1 ]
+}
+kmemleak_enabled() {
+	[ -e $KMEMLEAK ] || mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
+	[ -e $KMEMLEAK ] || { echo "no $KMEMLEAK"; return 1; }
+	# stack=on is the default: a harmless probe, EPERM once disabled
+	echo stack=on 2>/dev/null >$KMEMLEAK || { echo "kmemleak refuses commands: disabled"; return 1; }
+	if busybox dmesg | grep -q 'kmemleak: .*disabled'; then
+		busybox dmesg | grep 'kmemleak: ' | head -3
+		return 1
+	fi
+}
+kmemleak_report() {
+	echo scan 2>/dev/null >$KMEMLEAK && echo scan 2>/dev/null >$KMEMLEAK &&
+		cat $KMEMLEAK >"$1"
+}
+kmemleak_control() {
+	if ! insmod /lib/kleak.ko >$T/kleak.insmod 2>&1; then
+		not_ok "kmemleak: positive control: kleak.ko loads" "$(cat $T/kleak.insmod)"
+		return
+	fi
+	sleep 6	# kmemleak ignores objects younger than 5 s
+	# the hex dump shows the marker's first 16 bytes, then the next 16
+	if kmemleak_report $T/kleak.out &&
+		grep -q '^unreferenced object ' $T/kleak.out &&
+		grep -q 'comm "insmod"' $T/kleak.out &&
+		grep -q '  KLEAK-PLANTED-LE$' $T/kleak.out; then
+		ok "kmemleak: positive control: the planted leak (kleak.ko) is reported"
+	else
+		not_ok "kmemleak: positive control: the planted leak (kleak.ko) is reported" \
+			"$(head -12 $T/kleak.out 2>/dev/null)"
+	fi
+	echo clear >$KMEMLEAK
 }
