@@ -678,6 +678,8 @@ int main(int argc, char **argv)
 			klog_kmsg_release(&files[i].f);
 	}
 	klog_ns_put(host);
+	for (i = 0; i < ndeliberate; i++)
+		free(deliberate[i].res);
 	printf("%s: %d of %d operations compared, %d differences, %d layout-dependent counts skipped, %d deliberate differences (of %d listed) as documented\n",
 	       path, ops, nops, failures, skipped, nmatched, ndeliberate);
 	if (plant_line) {
