@@ -7,7 +7,9 @@
 # Dropped: comments ("#") and the preload ("=").  Normalised, as in
 # docs/golden-format.md "Comparing": "[%5lu.%06lu]" timestamps (also at the
 # start of a continued partial read) become [T]; in /dev/kmsg records the
-# sequence number and the timestamp become S and T.
+# timestamp becomes T and the sequence number S+n, n counted from the last
+# preload record ("# preload: N records, seq A..B": S+1 is the first record
+# after the boot log), so a lost, extra or reordered record still shows.
 #
 # The boot log itself differs between two builds (its "Linux version"
 # line, BogoMIPS, memory figures), so exactly three kinds of result that
@@ -48,6 +50,13 @@ def main():
     path = sys.argv[1]
     lines = open(path, encoding="latin-1").read().split("\n")
     preload = []            # (prio, flags, text bytes)
+    last_seq = None
+    for ln in lines:
+        m = re.match(r"# preload: [0-9]+ records, seq [0-9]+\.\.([0-9]+)$", ln)
+        if m:
+            last_seq = int(m.group(1))
+    if last_seq is None:
+        sys.exit("host_norm: %s has no \"# preload: N records, seq A..B\" line" % path)
     for ln in lines:
         if ln.startswith("= ") and not ln.startswith("=  "):
             m = re.match(r"= ([0-9]+),([-c]);(.*)$", ln)
@@ -102,7 +111,10 @@ def main():
             continue
         res = re.sub(r"\[ *[0-9]+\.[0-9]+\]", "[T]", res)
         res = re.sub(r"data= *[0-9]+\.[0-9]+\]", "data=T]", res, count=1)
-        res = re.sub(r"(data=|\\x0a)([0-9]+),[0-9]+,[0-9]+,", r"\1\2,S,T,", res)
+        res = re.sub(r"(data=|\\x0a)([0-9]+),([0-9]+),[0-9]+,",
+                     lambda m: "%s%s,S%+d,T," % (m.group(1), m.group(2),
+                                                int(m.group(3)) - last_seq),
+                     res)
         out.append("< " + res)
     print("\n".join(out))
     print("host_norm: %s: %d results, %d boot-log reads replaced" %
