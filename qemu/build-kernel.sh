@@ -24,8 +24,9 @@
 # applies the series (its first patch imports libklog/).
 # The stock build needs no copy: it uses the pristine tree with O=.
 #
-# Cache: $KCACHE/out-<key>/ (object dir, bzImage, build log, timing),
-# key =
+# Cache: $KCACHE/out-<key>/ (object dir, bzImage, Module.symvers of a
+# kernel with modules, build log, timing; build/kernel/<image>.objdir
+# names it), key =
 # sha256 of the kernel version, the variant, the config fragments and, for
 # patched, kernel-glue/series, the patches, apply.sh and the
 # libklog sources.  A finished build is reused as is.  One kernel build at
@@ -101,6 +102,8 @@ publish() {
 	cp "$out/arch/x86/boot/bzImage" "$dest/$name.tmp"
 	mv "$dest/$name.tmp" "$dest/$name"
 	cp "$out/.config" "$dest/$name.config"
+	# for out-of-tree test modules (the debug kernel's tests/guest/kleak)
+	echo "$out" >"$dest/$name.objdir"
 	msg "$dest/$name ($(stat -c %s "$dest/$name") bytes, key $key)"
 }
 
@@ -144,7 +147,9 @@ if [ "$config_only" -eq 1 ]; then
 	exit 0
 fi
 
-msg "make -j$JOBS bzImage for $name (about 4 min on 2 cores), log: $out/build.log"
+targets=(bzImage)
+grep -q '^CONFIG_MODULES=y' "$out/.config" && targets+=(modules)
+msg "make -j$JOBS ${targets[*]} for $name (about 4 min on 2 cores), log: $out/build.log"
 t=$(now_s)
 cc=()
 if command -v ccache >/dev/null; then
@@ -153,7 +158,7 @@ if command -v ccache >/dev/null; then
 	export CCACHE_SLOPPINESS=include_file_ctime,include_file_mtime,time_macros
 	cc=(CC="ccache gcc")
 fi
-if ! make -C "$src" O="$out" -j"$JOBS" "${cc[@]}" bzImage >"$out/build.log" 2>&1; then
+if ! make -C "$src" O="$out" -j"$JOBS" "${cc[@]}" "${targets[@]}" >"$out/build.log" 2>&1; then
 	grep -E 'error|Error' "$out/build.log" | head -40 >&2 || true
 	tail -20 "$out/build.log" >&2
 	die "kernel build failed; full log: $out/build.log"
