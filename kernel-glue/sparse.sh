@@ -44,7 +44,9 @@ check() {
 	# C=2: check the files even if they are up to date.
 	make -C "$src" O="$out" -j"$JOBS" C=2 CHECK=sparse "${have[@]}" \
 		>"$log" 2>&1 || { tail -20 "$log" >&2; die "make C=2 failed in $src"; }
-	grep -E '^[^ ]+:[0-9]+:[0-9]+: (warning|error):' "$log" | sort -u || true
+	# paths relative to the tree, so that both trees compare
+	grep -E '^[^ ]+:[0-9]+:[0-9]+: (warning|error):' "$log" |
+		sed "s|^$src/||" | sort -u || true
 }
 
 patched_out=$(out_of patched)
