@@ -162,19 +162,7 @@ echo on >$SC/printk_devkmsg
 chmod 0666 /dev/kmsg
 # On the debug kernel (run.sh -L: klogkmemleak=1) kmemleak must be there
 # and enabled; without -L there is no leak check.
-KMEMLEAK_ON=0
-if kmemleak_wanted; then
-	if kmemleak_enabled >$T/kmemleak.state 2>&1; then
-		ok "kmemleak: $KMEMLEAK is there and kmemleak is enabled"
-		KMEMLEAK_ON=1
-		echo clear >$KMEMLEAK
-	else
-		not_ok "kmemleak: $KMEMLEAK is there and kmemleak is enabled" \
-			"$(cat $T/kmemleak.state)"
-	fi
-else
-	echo "# kmemleak: not asked for (run.sh -L): no leak check on this kernel"
-fi
+kmemleak_start
 klogstress follow $HOSTLOG &
 FOLLOWER=$!
 check "the host log follower runs" follow_sync

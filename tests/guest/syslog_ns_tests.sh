@@ -816,19 +816,7 @@ expect "memory: the same user can create again once they are gone" 0 \
 # On the debug kernel (run.sh -L: klogkmemleak=1) kmemleak must be there
 # and enabled; what boot left is forgotten, so that only leaks of the
 # churn below are reported, and a planted leak must be reported.
-KMEMLEAK_ON=0
-if kmemleak_wanted; then
-	if kmemleak_enabled >$T/kmemleak.state 2>&1; then
-		ok "kmemleak: $KMEMLEAK is there and kmemleak is enabled"
-		KMEMLEAK_ON=1
-		echo clear >$KMEMLEAK
-	else
-		not_ok "kmemleak: $KMEMLEAK is there and kmemleak is enabled" \
-			"$(cat $T/kmemleak.state)"
-	fi
-else
-	echo "# kmemleak: not asked for (run.sh -L): no leak check on this kernel"
-fi
+kmemleak_start
 expect "200 namespaces with open files created and freed" "done 200" klogns churn 200
 if [ $KMEMLEAK_ON = 1 ]; then
 	sleep 6	# kmemleak ignores objects younger than 5 s

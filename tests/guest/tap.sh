@@ -58,6 +58,9 @@ expect() {
 #                                      every command but "clear" then)
 #   kmemleak_report FILE               two scans, then the report in FILE;
 #                                      fails if kmemleak cannot scan
+#   kmemleak_start                     when wanted, a TAP line: kmemleak is
+#                                      there and enabled; then KMEMLEAK_ON=1
+#                                      and what boot left is forgotten
 #   kmemleak_control                   TAP line: a planted leak (kleak.ko,
 #                                      its data marked KLEAK-PLANTED-LEAK)
 #                                      is reported
@@ -73,6 +76,21 @@ kmemleak_enabled() {
 	if busybox dmesg | grep -q 'kmemleak: .*disabled'; then
 		busybox dmesg | grep 'kmemleak: ' | head -3
 		return 1
+	fi
+}
+kmemleak_start() {
+	KMEMLEAK_ON=0
+	if ! kmemleak_wanted; then
+		echo "# kmemleak: not asked for (run.sh -L): no leak check on this kernel"
+		return 0
+	fi
+	if kmemleak_enabled >$T/kmemleak.state 2>&1; then
+		ok "kmemleak: $KMEMLEAK is there and kmemleak is enabled"
+		KMEMLEAK_ON=1
+		echo clear >$KMEMLEAK
+	else
+		not_ok "kmemleak: $KMEMLEAK is there and kmemleak is enabled" \
+			"$(cat $T/kmemleak.state)"
 	fi
 }
 kmemleak_report() {
