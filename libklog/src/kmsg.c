@@ -46,7 +46,7 @@ int klog_kmsg_open(struct klog_kmsg *f, const struct klog_syslog_ctx *ctx,
 	kl_irqflags_t flags;
 	int err;
 
-	if (ns->cfg->devkmsg == KLOG_DEVKMSG_OFF)
+	if (kl_read_once(ns->cfg->devkmsg) == KLOG_DEVKMSG_OFF)
 		return -EPERM;
 	if ((mode & KLOG_KMSG_READ) && !ctx->checked) {
 		struct klog_syslog_ctx c = *ctx;
@@ -183,12 +183,14 @@ ssize_t klog_kmsg_write(struct klog_kmsg *f, const char *buf, size_t len,
 	kl_irqflags_t flags;
 	u32 missed = 0;
 	bool ok = true;
+	int mode;
 
 	if (len > KLOG_RECORD_MAX)
 		return -EINVAL;
-	if (cfg->devkmsg == KLOG_DEVKMSG_OFF)
+	mode = kl_read_once(cfg->devkmsg);
+	if (mode == KLOG_DEVKMSG_OFF)
 		return len;
-	if (cfg->devkmsg != KLOG_DEVKMSG_ON) {
+	if (mode != KLOG_DEVKMSG_ON) {
 		kl_lock_irqsave(&ns->lock, flags);
 		ok = klog_ratelimit_check(&ns->kmsg_rl, kl_coarse_ns(),
 					  cfg->devkmsg_burst,

@@ -95,15 +95,16 @@ int klog_ns_check_tag(const char *tag)
  */
 int klog_ns_size(const struct klog_config *cfg, u32 size, u32 *out)
 {
+	u32 max = kl_read_once(cfg->max_size);
 	u32 s = KLOG_RING_MIN;
 
 	if (!size)
-		size = cfg->default_size;
-	if (size > cfg->max_size || size > KLOG_RING_LIMIT)
+		size = kl_read_once(cfg->default_size);
+	if (size > max || size > KLOG_RING_LIMIT)
 		return -EINVAL;
 	while (s < size)
 		s <<= 1;
-	if (s > cfg->max_size)
+	if (s > max)
 		return -EINVAL;
 	*out = s;
 	return 0;
@@ -392,6 +393,12 @@ int klog_ns_resize(struct klog_ns *ns, u32 size)
 	ret = klog_ns_size(ns->cfg, size, &rounded);
 	if (ret)
 		return ret;
+	/* Refuse a used ring before allocating; checked again below. */
+	kl_lock_irqsave(&ns->lock, flags);
+	ret = ns->dead ? -ENOENT : ns_unused_locked(ns) ? 0 : -EBUSY;
+	kl_unlock_irqrestore(&ns->lock, flags);
+	if (ret)
+		return ret;
 	buf = kl_alloc(rounded);
 	if (!buf)
 		return -ENOMEM;
@@ -479,9 +486,9 @@ void klog_ns_get_copy_policy(const struct klog_ns *ns,
 		*out = ns->policy;
 		return;
 	}
-	out->propagate = ns->cfg->propagate;
-	out->burst = ns->cfg->prop_burst;
-	out->interval_ms = ns->cfg->prop_interval_ms;
+	out->propagate = kl_read_once(ns->cfg->propagate);
+	out->burst = kl_read_once(ns->cfg->prop_burst);
+	out->interval_ms = kl_read_once(ns->cfg->prop_interval_ms);
 }
 
 /**

@@ -489,7 +489,7 @@ static void copy_to_parent(struct klog_ns *cur, struct klog_entry *copy,
 	offered_locked(p, copy->flags);
 	kick = backlog_locked(p);
 	kl_unlock_irqrestore(&p->lock, flags);
-	kl_waitq_wake(&p->wait);
+	klog_ns_wake(p);
 	if (kick)
 		kl_defer_queue(&p->forward);
 }
@@ -610,7 +610,7 @@ static void normalise(struct klog_ns *ns, struct klog_msg *m)
 	if (m->dict_len > KLOG_DICT_MAX + 1)
 		m->dict_len = KLOG_DICT_MAX + 1;
 	if (m->level < 0 || m->level > 7)
-		m->level = ns->cfg->default_level;
+		m->level = kl_read_once(ns->cfg->default_level);
 }
 
 /*

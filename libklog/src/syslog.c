@@ -133,7 +133,7 @@ static int syslog_read(struct klog_syslog_ctx *ctx, void *buf, int size)
 			break;
 		}
 		if (!ns->syslog_partial)
-			ns->syslog_time = ns->cfg->printk_time;
+			ns->syslog_time = kl_read_once(ns->cfg->printk_time);
 		skip = ns->syslog_partial;
 		n = klog_fmt_syslog(&rec, fmt_opts(ns, ns->syslog_time),
 				    ctx->scratch, KLOG_MESSAGE_MAX);
@@ -235,7 +235,7 @@ static int syslog_read_all(struct klog_syslog_ctx *ctx, void *buf, int size,
 	struct klog_cursor c, before;
 	struct klog_record rec;
 	kl_irqflags_t flags;
-	bool time = ns->cfg->printk_time;
+	bool time = kl_read_once(ns->cfg->printk_time);
 	int len = 0;
 	size_t n;
 	bool kick;
@@ -302,12 +302,12 @@ static int syslog_size_unread(struct klog_syslog_ctx *ctx)
 	} else if (klog_ring_peek(&ns->ring, &c, &rec)) {
 		/* A cut record keeps the time setting it was started with. */
 		time = ns->syslog_partial ? ns->syslog_time :
-			ns->cfg->printk_time;
+			kl_read_once(ns->cfg->printk_time);
 		ret = klog_fmt_syslog_size(&rec, fmt_opts(ns, time)) -
 		      ns->syslog_partial;
 		klog_ring_advance(&ns->ring, &c);
 		ret += walk_size_locked(ns, &c, ns->ring.next_seq,
-					fmt_opts(ns, ns->cfg->printk_time),
+					fmt_opts(ns, kl_read_once(ns->cfg->printk_time)),
 					&flags);
 	}
 	kl_unlock_irqrestore(&ns->lock, flags);

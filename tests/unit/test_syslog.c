@@ -1384,10 +1384,11 @@ static void resize_enomem_keeps_old_ring(void **state)
 	assert_ptr_not_equal(child->ring.buf, NULL);
 	log_three(child, 1);
 	expect_out(sys(&c, KLOG_SYSLOG_ACTION_READ_ALL, 100), HELLO);
-	/* A failed allocation once the log is used changes nothing either. */
+	/* Once the log is used a resize is refused before it allocates. */
 	buf = child->ring.buf;
 	klog_testing_fail_alloc(1);
-	assert_int_equal(klog_ns_resize(child, 4096), -ENOMEM);
+	assert_int_equal(klog_ns_resize(child, 4096), -EBUSY);
+	assert_int_equal(klog_testing_alloc_count(), 0);
 	klog_testing_fail_alloc(0);
 	assert_ptr_equal(child->ring.buf, buf);
 	expect_out(sys(&c, KLOG_SYSLOG_ACTION_READ_ALL, 100), HELLO);

@@ -144,6 +144,8 @@ static inline wait_queue_head_t *kl_waitq_head(kl_waitq_t *wq)
 
 #define kl_warn_on_once(c) WARN_ON_ONCE(c)
 
+#define kl_read_once(x) READ_ONCE(x)
+
 /* kl_prefetchw() - hint that @p will be written soon; never faults. */
 #define kl_prefetchw(p) prefetchw(p)
 

@@ -57,6 +57,9 @@
  *                            is allowed in any context (the kernel
  *                            defers it to an irq_work)
  * kl_warn_on_once(c)         report a broken invariant once
+ * kl_read_once(x)            one untorn read of a scalar that another
+ *                            thread may write at any time (a setting the
+ *                            glue stores with WRITE_ONCE(); READ_ONCE())
  * kl_prefetchw(p)            hint: @p will be written soon (never faults)
  * kl_vsnprintf, kl_snprintf  formatting into core buffers
  * kl_mem*, kl_str*           byte helpers

@@ -140,6 +140,9 @@ int klog_plat_waitq_wait(kl_waitq_t *wq, bool (*cond)(void *), void *arg);
 	__kl_c;								\
 })
 
+/* kl_read_once() - one relaxed atomic read of the scalar @x. */
+#define kl_read_once(x) __atomic_load_n(&(x), __ATOMIC_RELAXED)
+
 /* kl_prefetchw() - hint that @p will be written soon; never faults. */
 #define kl_prefetchw(p) __builtin_prefetch((p), 1, 3)
 
