@@ -211,7 +211,7 @@ ssize_t klog_kmsg_write(struct klog_kmsg *f, const char *buf, size_t len,
 
 		if (stop < end && *stop == '>') {
 			m.level = u & 7;
-			/* LOG_FACILITY(u): 2048 is facility 0, i.e. LOG_USER. */
+			/* LOG_FACILITY(u): 2048 is facility 0 (LOG_USER). */
 			if ((u >> 3) & 0xff)
 				m.facility = (u >> 3) & 0xff;
 			line = stop + 1;

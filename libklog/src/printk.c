@@ -211,7 +211,8 @@ static u32 copy_prefix(const struct klog_ns *ns, char *pre, u32 size)
  * (prop_burst / children, at least 1) of a window; a suppression note
  * only ever goes with a record, when the window has room for both, so a
  * note can neither starve the child's records nor its siblings.  A
- * refusal is counted in the child.  @p is locked.
+ * refusal is counted in the child.  A window ends when its interval has
+ * passed or the parent's settings change.  @p is locked.
  * Return: 0 refused, 1 the record may be stored, 2 a note first, then
  * the record.
  */
@@ -230,9 +231,12 @@ static int budget_take_locked(struct klog_ns *p, struct klog_ns *child,
 		ms = KLOG_PROP_INTERVAL_MIN_MS;
 	if (ms > KLOG_PROP_INTERVAL_MAX_MS)
 		ms = KLOG_PROP_INTERVAL_MAX_MS;
-	if (!b->started || now - b->begin_ns >= (u64)ms * 1000000) {
+	if (!b->started || now - b->begin_ns >= (u64)ms * 1000000 ||
+	    b->burst != burst || b->interval_ms != ms) {
 		b->started = true;
 		b->begin_ns = now;
+		b->burst = burst;
+		b->interval_ms = ms;
 		b->epoch++;
 		b->used = 0;
 	}

@@ -306,9 +306,9 @@ static int syslog_size_unread(struct klog_syslog_ctx *ctx)
 		ret = klog_fmt_syslog_size(&rec, fmt_opts(ns, time)) -
 		      ns->syslog_partial;
 		klog_ring_advance(&ns->ring, &c);
+		time = kl_read_once(ns->cfg->printk_time);
 		ret += walk_size_locked(ns, &c, ns->ring.next_seq,
-					fmt_opts(ns, kl_read_once(ns->cfg->printk_time)),
-					&flags);
+					fmt_opts(ns, time), &flags);
 	}
 	kl_unlock_irqrestore(&ns->lock, flags);
 	if (kick)

@@ -1311,16 +1311,16 @@ static void prop_budget_interval_and_burst_clamped(void **state)
 	assert_copy(&l.m[1], ns, "10 ms later 0");
 	rec_list_free(&l);
 
-	/* Far above the maximum: the window is one hour. */
+	/* Far above the maximum: a new window, of one hour. */
 	ns->cfg->prop_interval_ms = 0xffffffffu;
-	send_n(ns, 20, "long");		/* 8 left in this window */
-	assert_int_equal(committed(root), 20);
+	send_n(ns, 20, "long");
+	assert_int_equal(committed(root), 22);
 	clock_advance_ms(KLOG_PROP_INTERVAL_MAX_MS - 1);
 	send_n(ns, 1, "almost an hour");
-	assert_int_equal(committed(root), 20);
+	assert_int_equal(committed(root), 22);
 	clock_advance_ms(1);
 	send_n(ns, 1, "an hour");
-	assert_int_equal(committed(root), 22);	/* note and record */
+	assert_int_equal(committed(root), 24);	/* note and record */
 
 	/* A burst above the maximum is the maximum. */
 	ns->cfg->prop_burst = 0xffffffffu;
@@ -1328,10 +1328,41 @@ static void prop_budget_interval_and_burst_clamped(void **state)
 	klog_ns_get_stats(root, &rst);
 	send_n(ns, KLOG_PROP_BURST_MAX + 5, "big");
 	klog_ns_get_stats(ns, &st);
-	assert_int_equal(st.suppressed, 90 + 1 + 12 + 1 + 5);
+	assert_int_equal(st.suppressed, 90 + 1 + 10 + 1 + 5);
 	klog_ns_get_stats(root, &st);
 	assert_int_equal(st.stored - rst.stored, KLOG_PROP_BURST_MAX);
 	assert_int_equal(root->budget.used, KLOG_PROP_BURST_MAX);
+}
+
+/*
+ * New settings apply to the next copy: a window opened under other ones
+ * ends at once, so lowering or raising the burst, or changing the
+ * interval, never leaves the children's copies refused for the rest of
+ * a window sized by the old settings.
+ */
+static void prop_budget_new_settings_open_a_new_window(void **state)
+{
+	struct rec_list l;
+
+	(void)state;
+	send_n(ns, 15, "spent");		/* 10 go, 5 refused */
+	assert_int_equal(committed(root), 10);
+	send_n(ns, 1, "same settings");		/* still refused */
+	assert_int_equal(committed(root), 10);
+	ns->cfg->prop_burst = 3;
+	send_n(ns, 1, "lower burst");
+	read_from(root, 10, &l);
+	assert_int_equal(l.n, 2);
+	assert_copy(&l.m[0], ns, "6 messages suppressed");
+	assert_copy(&l.m[1], ns, "lower burst 0");
+	rec_list_free(&l);
+	send_n(ns, 2, "more");			/* one fits, one refused */
+	assert_int_equal(committed(root), 13);
+	ns->cfg->prop_interval_ms = 6000;
+	send_n(ns, 4, "new interval");		/* note, record, record */
+	assert_int_equal(committed(root), 16);
+	assert_int_equal(root->budget.used, 3);
+	assert_int_equal(root->budget.interval_ms, 6000);
 }
 
 /* Burst 0 sends nothing at all, not even notes, and counts exactly. */
@@ -2166,6 +2197,7 @@ int main(void)
 		TP(prop_budget_no_note_without_suppression),
 		TP(prop_budget_custom_settings),
 		TP(prop_budget_interval_and_burst_clamped),
+		TP(prop_budget_new_settings_open_a_new_window),
 		TP(prop_budget_burst_zero_sends_nothing),
 		TP(prop_budget_shared_by_siblings),
 		TP(prop_budget_flooding_child_leaves_siblings_their_share),

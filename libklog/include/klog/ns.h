@@ -115,6 +115,10 @@ struct klog_ratelimit {
  * @epoch:    window number; a child's share restarts when it changes.
  * @used:     copies (and suppression notes) taken in the window.
  * @children: live children, for the fair share.
+ * @burst:    the (clamped) burst the window was opened with.
+ * @interval_ms: the (clamped) interval it was opened with; a window
+ *            opened under other settings ends at once, so a new setting
+ *            applies to the next copy.
  * @started:  @begin_ns is valid.
  *
  * Locking: the owner's lock.
@@ -124,6 +128,8 @@ struct klog_budget {
 	__u64 epoch;
 	__u32 used;
 	__u32 children;
+	__u32 burst;
+	__u32 interval_ms;
 	bool started;
 };
 
@@ -168,7 +174,9 @@ struct klog_ns_stats {
  * @pending:  a line is pending (possibly an empty one).
  * @caller_id: who owns the pending line.
  * @ts_nsec:  time of its first fragment.
- * @facility, @level, @flags: of its first fragment.
+ * @facility: of its first fragment.
+ * @level:    of its first fragment.
+ * @flags:    of its first fragment (KLOG_F_*).
  * @user:     it came from user space (KLOG_MSG_USER).
  * @local:    it must not be copied (KLOG_MSG_LOCAL).
  */
@@ -222,6 +230,39 @@ struct klog_ns_params {
 
 /**
  * struct klog_ns - one kernel log.
+ * @lock:           protects what the Locking paragraph below lists.
+ * @ring:           the records.
+ * @up_cur:         the next record to offer the parent.
+ * @up_busy:        a forwarder runs.
+ * @syslog_cur:     the reading cursor of syslog(2) actions 2 and 9 and of
+ *                  /proc/kmsg.
+ * @syslog_partial: bytes of the record at @syslog_cur already read.
+ * @syslog_time:    printk_time for that record, fixed when it was begun.
+ * @clear_cur:      where actions 3 and 4 start (moved by 4 and 5).
+ * @wait:           blocked readers.
+ * @ref:            references; the last klog_ns_put() frees.
+ * @parent:         the namespace copies go to; NULL for a root.
+ * @root:           the tree's root (its config is the tree's).
+ * @cfg:            the tree's settings (@root's @own_cfg or the caller's).
+ * @ops:            the embedding code's hooks, or NULL.
+ * @owner:          opaque owner for permission checks.
+ * @priv:           the embedding code's pointer.
+ * @id:             the "[ns:<id>]" label's id.
+ * @level:          depth in the tree: 0 for a root.
+ * @dmesg_restrict: this namespace's dmesg_restrict.
+ * @tag:            the label's tag, or "".
+ * @budget:         the copies this namespace's children may send it.
+ * @own_policy:     @policy applies instead of @cfg's.
+ * @dead:           klog_ns_destroy() ran.
+ * @policy:         what this namespace takes from its children.
+ * @copy_epoch:     the parent-budget window this namespace last used.
+ * @copy_used:      copies it sent the parent in that window.
+ * @copy_missed:    copies refused since its last suppression note.
+ * @kmsg_rl:        the /dev/kmsg write ratelimit.
+ * @stats:          counters (klog_ns_get_stats()).
+ * @cont:           the continuation-line buffer.
+ * @own_cfg:        a root's settings when the caller gave none.
+ * @forward:        the forwarder (printk.c).
  *
  * Locking: @lock protects @ring, @cont, every cursor, @stats, the
  * ratelimit states, @budget (the copies this namespace's children may

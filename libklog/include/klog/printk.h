@@ -45,6 +45,8 @@ struct klog_msg {
  * struct klog_msgbuf - a record copied out of a namespace.
  * @rec:  the record; its text and dict point into @text and @dict.
  * @lost: records the cursor lost before this one.
+ * @text: storage for the record's text.
+ * @dict: storage for its dictionary.
  */
 struct klog_msgbuf {
 	struct klog_record rec;

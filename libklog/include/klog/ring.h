@@ -46,6 +46,16 @@ struct klog_cursor {
 
 /**
  * struct klog_record - a record as seen by a reader.
+ * @seq:       its sequence number.
+ * @ts_nsec:   when it was stored (kl_clock_ns()).
+ * @caller_id: who stored it (kl_caller_id()).
+ * @facility:  syslog facility (0-255; 0 is the kernel).
+ * @level:     syslog level (0-7).
+ * @flags:     KLOG_F_*.
+ * @text:      the text, not NUL-terminated.
+ * @text_len:  its length.
+ * @dict:      the dictionary, or NULL.
+ * @dict_len:  its length.
  *
  * @text and @dict point into the ring and stay valid only while the
  * owner's lock is held.  @dict holds KEY=value pairs separated by NUL.
@@ -65,6 +75,17 @@ struct klog_record {
 
 /**
  * struct klog_entry - a record to store.
+ * @ts_nsec:   timestamp.
+ * @caller_id: who stores it.
+ * @facility:  syslog facility.
+ * @level:     syslog level.
+ * @flags:     KLOG_F_*.
+ * @pre:       text stored before @text, or NULL.
+ * @pre_len:   its length.
+ * @text:      the text.
+ * @text_len:  its length.
+ * @dict:      the dictionary, or NULL.
+ * @dict_len:  its length.
  *
  * The stored text is @pre followed by @text (the pair lets a propagated
  * copy be stored with its "[tag] " prefix without an intermediate buffer).

@@ -118,7 +118,8 @@ typedef klog_ref_t kl_ref_t;
  * condition is evaluated under the queue's own mutex and every wake-up
  * takes that mutex, so a wake-up between test and sleep is never lost.
  */
-typedef klog_waitq_t kl_waitq_t;	/* waiters: a wake skips an empty queue */
+/* Waiters: a wake skips an empty queue. */
+typedef klog_waitq_t kl_waitq_t;
 void klog_plat_waitq_init(kl_waitq_t *wq);
 void klog_plat_waitq_destroy(kl_waitq_t *wq);
 void klog_plat_waitq_wake(kl_waitq_t *wq);
