@@ -13,7 +13,8 @@
 #             kmemleak is there, enabled, and reports the planted leak
 #
 # Builds tests/guest/klogns.c, klogstress.c, tests/golden/capture.c
-# (the child-vs-host golden check) and the series' kselftest
+# (the child-vs-host golden check), the installed tool
+# tools/syslogns/syslogns.c and the series' kselftest
 # (syslog_ns_test, from its patch) with gcc -static, makes an
 # initramfs with qemu/initramfs.sh whose test command is the suite,
 # boots the kernel (default build/kernel/bzImage, the patched one from
@@ -80,6 +81,8 @@ XT=/usr/lib/x86_64-linux-gnu/xtables
 gcc -static -O2 -Wall -Wextra -Werror -o "$out/klogns" "$HERE/klogns.c"
 gcc -static -O2 -Wall -Wextra -Werror -o "$out/capture" "$REPO/tests/golden/capture.c"
 gcc -static -O2 -Wall -Wextra -Werror -o "$out/klogstress" "$HERE/klogstress.c"
+gcc -static -O2 -Wall -Wextra -Werror -o "$out/syslogns" \
+	"$REPO/tools/syslogns/syslogns.c"
 # The series' own kselftest (tools/testing/selftests/syslog_ns/), taken
 # from its patch and built with the pristine tree's kselftest harness.
 . "$REPO/qemu/lib.sh"
@@ -124,7 +127,7 @@ fi
 	-f "$XT/libipt_icmp.so:$XT/libipt_icmp.so" \
 	"${kfiles[@]}" \
 	-c "sh /etc/$suite.sh" "$out/klogns" "$out/capture" "$out/klogstress" \
-	"$out/syslog_ns_test" /usr/sbin/xtables-legacy-multi
+	"$out/syslog_ns_test" "$out/syslogns" /usr/sbin/xtables-legacy-multi
 set +e
 "$REPO/qemu/run.sh" -k "$kernel" -i "$out/${pre}initramfs.cpio.gz" \
 	-l "$out/${pre}serial.log" -r "$out/${pre}results.tap" -t "$tmo" \

@@ -2,8 +2,8 @@
 # tests/guest/syslog_ns_tests.sh - in-guest tests of syslog namespaces.
 #
 # Runs inside the QEMU guest (busybox sh, as root in the initial
-# namespaces) with the static helper "klogns" (tests/guest/klogns.c) in
-# PATH.  Prints TAP lines ("ok N - ...", "not ok N - ...") and a final
+# namespaces) with the static helper "klogns" (tests/guest/klogns.c) and
+# the installed tool "syslogns" (tools/syslogns) in PATH.  Prints TAP lines ("ok N - ...", "not ok N - ...") and a final
 # "N passed, N failed" line; exits non-zero if anything failed.
 #
 # Conventions: "host" is a process that never created a syslog namespace;
@@ -646,6 +646,240 @@ echo "$umax" >$UMAX
 expect "user.max_syslog_namespaces restored: CLONE_NEWSYSLOG works" 0 klogns newns - 0
 expect "a user namespace's limit of 1: the second namespace is ENOSPC" ENOSPC \
 	klogns exec -U -- sh -c "echo 1 >$UMAX; klogns exec -n -- klogns newns - 0"
+
+# --- syslogns, the installed tool (tools/syslogns) ---------------------------
+# What an administrator does with it: run containers, list them, enter
+# one, read one's log from the host; and its errors (exit status 1 and a
+# message naming the cause).
+SNS=$T/sns
+mkdir -p $SNS
+initu=$(ino_of /proc/self/ns/user)
+# exits_with STATUS PATTERN COMMAND...: the command exits with STATUS and a
+# line of its stderr matches PATTERN.
+exits_with() {
+	ew_want=$1 ew_pat=$2
+	shift 2
+	"$@" >$T/ew.out 2>$T/ew.err
+	ew_rc=$?
+	if [ "$ew_rc" != "$ew_want" ]; then
+		echo "exit status $ew_rc, wanted $ew_want; stderr:"
+		cat $T/ew.err
+		return 1
+	fi
+	grep -q -- "$ew_pat" $T/ew.err && return 0
+	echo "no line of stderr matches: $ew_pat; stderr:"
+	cat $T/ew.err
+	return 1
+}
+# wait_comm PID COMM: until /proc/PID/comm is COMM (5 s at most): the
+# container has set itself up and exec'd its last program.
+wait_comm() {
+	for _w in $(seq 50); do
+		[ "$(cat /proc/$1/comm 2>/dev/null)" = "$2" ] && return 0
+		sleep 0.1
+	done
+	echo "process $1 is not $2"
+	return 1
+}
+# json_ok FILE: FILE is the JSON of "syslogns list --json": an object with
+# one array "namespaces" of objects, one a line, each with the keys ns,
+# parent, userns, uid, tag, size, nprocs, pid, command in that order,
+# every value a JSON string, integer or null; commas between the objects
+# and not after the last.
+cat >$T/json.awk <<'AWK'
+function fail(why) { print "line " NR ": " why ": " $0; bad = 1; exit 1 }
+# the pairs of one object (the text between its braces); the keys in order
+function pairs(s,   keys) {
+	keys = ""
+	while (1) {
+		if (!match(s, /^"[a-z]+": /))
+			fail("a key")
+		keys = keys substr(s, 2, RLENGTH - 4) " "
+		s = substr(s, RLENGTH + 1)
+		if (match(s, /^"([^"\\[:cntrl:]]|\\["\\\/bfnrt]|\\u[0-9a-f][0-9a-f][0-9a-f][0-9a-f])*"/) ||
+		    match(s, /^-?[0-9]+/) || match(s, /^null/))
+			s = substr(s, RLENGTH + 1)
+		else
+			fail("a value")
+		if (s == "")
+			return keys
+		if (substr(s, 1, 2) != ", ")
+			fail("a separator")
+		s = substr(s, 3)
+	}
+}
+NR == 1 { if ($0 != "{") fail("the opening brace"); next }
+NR == 2 { if ($0 != "   \"namespaces\": [") fail("the array"); next }
+$0 == "   ]" { if (!n || comma) fail("the array's end"); end = NR; next }
+end && NR == end + 1 { if ($0 != "}") fail("the closing brace"); closed = 1; next }
+end { fail("text after the end") }
+{
+	if (!match($0, /^      \{.*\},?$/))
+		fail("an object")
+	if (n && !comma)
+		fail("no comma after the previous object")
+	comma = substr($0, length($0)) == ","
+	body = substr($0, 8, length($0) - 8 - comma)
+	if (pairs(body) != "ns parent userns uid tag size nprocs pid command ")
+		fail("the keys")
+	n++
+}
+END { if (!bad && !closed) { print "no end"; exit 1 } if (!bad) print n }
+AWK
+json_ok() {
+	awk -f $T/json.awk "$1"
+}
+check "syslogns: control: exits_with refuses a command that succeeds" \
+	fails exits_with 1 . true
+check "syslogns: control: exits_with refuses another message" \
+	fails exits_with 1 "^syslogns: no such process" syslogns dmesg "nosuch-$MARK"
+
+# run -t -s: the tag and size are set before the first record; dmesg in
+# it (util-linux's) shows that record and nothing else.
+syslogns run -t snsa -s 8192 -- sh -c "echo '<6>SNSA-$MARK' >/dev/kmsg
+	cat /proc/sys/kernel/syslog_ns_tag /proc/sys/kernel/syslog_ns_size
+	echo log:; dmesg" >$SNS/a.out 2>&1
+expect "syslogns run -t snsa -s 8192: the namespace's tag and size" "snsa 8192" \
+	sh -c "sed -n 1,2p $SNS/a.out | tr '\n' ' ' | sed 's/ \$//'"
+check "syslogns run: dmesg inside shows the container's record" has "SNSA-$MARK" $SNS/a.out
+expect "syslogns run: dmesg inside shows only that line" 1 \
+	sh -c "sed '1,/^log:\$/d' $SNS/a.out | grep -c ."
+check "syslogns run: dmesg inside shows no host record" hasnt "$HOST1" $SNS/a.out
+expect "syslogns run --user: the caller is root in its user namespace" 0 \
+	klogns exec -u 1000 -- syslogns run --user -- id -u
+# --user --net in one unshare call: the new netns is bound to the new log.
+klogns exec -u 1000 -- syslogns run --user --net -t snsnet -- \
+	sh $T/nfc.sh snsnet "$MARK" >$SNS/net.out 2>&1
+check "syslogns run --user --net: the container's LOG lines are in its log" \
+	has "NF-snsnet-$MARK: IN= OUT=lo" $SNS/net.out
+busybox dmesg >$T/host.dmesg
+check "syslogns run --user --net: and not in the host's" hasnt "NF-snsnet-$MARK" $T/host.dmesg
+
+# Containers that stay: root's (b), uid 1000's with --user (u), a nested
+# pair whose outer namespace has no process left (its only process
+# re-ran syslogns, which moved it into the inner one).
+syslogns run -t snsb -s 16K -- sh -c "echo '<6>SNSB-$MARK' >/dev/kmsg; exec sleep 300" &
+bpid=$!
+klogns exec -u 1000 -- syslogns run --user -t snsu -- \
+	sh -c "echo '<6>SNSU-$MARK' >/dev/kmsg; exec sleep 300" &
+upid2=$!
+syslogns run -t snsouter -- syslogns run -t snsinner -- sleep 300 &
+npid=$!
+sns_up() {
+	wait_comm $bpid sleep && wait_comm $upid2 sleep && wait_comm $npid sleep
+}
+check "syslogns run: the three containers are up" sns_up
+bino=$(ino_of /proc/$bpid/ns/syslog)
+uino=$(ino_of /proc/$upid2/ns/syslog)
+uuser=$(ino_of /proc/$upid2/ns/user)
+iino=$(ino_of /proc/$npid/ns/syslog)
+oino=$(klogns parents /proc/$npid/ns/syslog | cut -d' ' -f1)
+
+syslogns list >$SNS/list.out 2>&1
+expect "syslogns list: the columns" "NS PARENT USERNS UID TAG SIZE NPROCS PID COMMAND" \
+	sh -c "head -1 $SNS/list.out | tr -s ' ' | sed 's/^ //; s/ \$//'"
+expect "syslogns list: root's container: parent, owner, tag, size, processes" \
+	"$INIT_INO $initu 0 snsb 16384 1 $bpid sleep 300" \
+	awk -v ns="$bino" '$1 == ns { $1 = ""; sub(/^ /, ""); print }' $SNS/list.out
+expect "syslogns list: uid 1000's container is owned by its user namespace" \
+	"$INIT_INO $uuser 1000 snsu 65536 1 $upid2 sleep 300" \
+	awk -v ns="$uino" '$1 == ns { $1 = ""; sub(/^ /, ""); print }' $SNS/list.out
+expect "syslogns list: the host: no parent, no tag, its syslog(2) size, PID 1" \
+	"- $initu 0 - $(klogns rc 10) 1" \
+	awk -v ns="$INIT_INO" '$1 == ns { print $2, $3, $4, $5, $6, $8 }' $SNS/list.out
+expect "syslogns list: a namespace without processes, found by NS_GET_PARENT" \
+	"$INIT_INO snsouter 0 - -" \
+	awk -v ns="$oino" '$1 == ns { print $2, $5, $7, $8, $9 }' $SNS/list.out
+expect "syslogns list: its child names it as its parent" "$oino snsinner 1" \
+	awk -v ns="$iino" '$1 == ns { print $2, $5, $7 }' $SNS/list.out
+expect "syslogns list: one row per namespace" "" \
+	sh -c "awk 'NR > 1 { print \$1 }' $SNS/list.out | sort | uniq -d"
+
+syslogns list --json >$SNS/list.json 2>&1
+expect "syslogns list --json parses, one object per namespace of the table" \
+	"$(($(wc -l <$SNS/list.out) - 1))" json_ok $SNS/list.json
+expect "syslogns list --json: root's container" \
+	"{\"ns\": $bino, \"parent\": $INIT_INO, \"userns\": $initu, \"uid\": 0, \"tag\": \"snsb\", \"size\": 16384, \"nprocs\": 1, \"pid\": $bpid, \"command\": \"sleep 300\"}" \
+	sh -c "grep '\"ns\": $bino,' $SNS/list.json | sed 's/^ *//; s/,\$//'"
+expect "syslogns list --json: the process-less namespace has null PID and command" \
+	"{\"ns\": $oino, \"parent\": $INIT_INO, \"userns\": $initu, \"uid\": 0, \"tag\": \"snsouter\", \"size\": 65536, \"nprocs\": 0, \"pid\": null, \"command\": null}" \
+	sh -c "grep '\"ns\": $oino,' $SNS/list.json | sed 's/^ *//; s/,\$//'"
+# Controls: json_ok refuses a missing comma, a trailing comma, an
+# unquoted string, a missing key and a truncated file.
+sed '3s/},$/}/' $SNS/list.json >$T/bad1.json
+sed '$d' $SNS/list.json | sed '$d' | sed '$s/}$/},/' >$T/bad2.json
+printf '   ]\n}\n' >>$T/bad2.json
+sed '3s/"tag": "\([^"]*\)"/"tag": \1/' $SNS/list.json >$T/bad3.json
+sed '3s/"uid": [0-9]*, //' $SNS/list.json >$T/bad4.json
+sed '$d' $SNS/list.json >$T/bad5.json
+for b in 1 2 3 4 5; do
+	check "syslogns list --json: control: json_ok refuses planted defect $b" \
+		fails json_ok $T/bad$b.json
+done
+
+syslogns enter $bpid -- dmesg >$SNS/enter.out 2>&1
+check "syslogns enter PID: reads the container's log" has "SNSB-$MARK" $SNS/enter.out
+check "syslogns enter PID: and only that log" hasnt "$HOST1" $SNS/enter.out
+expect "syslogns enter PID: the program runs in that namespace" "syslog:[$bino]" \
+	syslogns enter $bpid -- readlink /proc/self/ns/syslog
+syslogns enter /proc/$bpid/ns/syslog -- dmesg >$SNS/enterf.out 2>&1
+check "syslogns enter NSFILE: reads the container's log" has "SNSB-$MARK" $SNS/enterf.out
+
+syslogns dmesg snsb >$SNS/dm.out 2>&1
+check "syslogns dmesg TAG: the host reads the container's log" has "SNSB-$MARK" $SNS/dm.out
+check "syslogns dmesg TAG: and only that log" hasnt "$HOST1" $SNS/dm.out
+check "syslogns dmesg TAG: without -r no raw prefix" hasnt "^<[0-9]" $SNS/dm.out
+syslogns dmesg snsb -r >$SNS/dmr.out 2>&1
+check "syslogns dmesg TAG -r: dmesg's options are passed on" \
+	has "^<[0-9][0-9]*>\[ *[0-9]*\.[0-9]*\] SNSB-$MARK\$" $SNS/dmr.out
+syslogns dmesg snsu >$SNS/dmu.out 2>&1
+check "syslogns dmesg TAG: the host reads uid 1000's container" has "SNSU-$MARK" $SNS/dmu.out
+syslogns dmesg $bpid >$SNS/dmp.out 2>&1
+check "syslogns dmesg PID: reads the container's log" has "SNSB-$MARK" $SNS/dmp.out
+syslogns dmesg /proc/$bpid/ns/syslog >$SNS/dmf.out 2>&1
+check "syslogns dmesg NSFILE: reads the container's log" has "SNSB-$MARK" $SNS/dmf.out
+
+# Errors: exit status 1 and the cause.
+true &
+dead=$!
+wait $dead
+check "syslogns enter: a PID that does not exist: 'no such process'" \
+	exits_with 1 "^syslogns: no such process: $dead\$" syslogns enter $dead -- true
+check "syslogns dmesg: an unknown tag: 'no syslog namespace with the tag'" \
+	exits_with 1 "^syslogns: no syslog namespace with the tag nosuch-$MARK\$" \
+	syslogns dmesg "nosuch-$MARK"
+syslogns run -t snsdup -- sleep 300 &
+d1=$!
+syslogns run -t snsdup -- sleep 300 &
+d2=$!
+wait_comm $d1 sleep && wait_comm $d2 sleep
+dups=$(echo $(printf '%s\n' "$(ino_of /proc/$d1/ns/syslog)" "$(ino_of /proc/$d2/ns/syslog)" | sort -n))
+check "syslogns dmesg: an ambiguous tag: both namespaces named" \
+	exits_with 1 "^syslogns: tag snsdup is ambiguous: namespaces $dups;" syslogns dmesg snsdup
+check "syslogns run: unprivileged without --user: EPERM, CAP_SYS_ADMIN named" \
+	exits_with 1 "^syslogns: cannot create a syslog namespace: need CAP_SYS_ADMIN in the user namespace that will own it" \
+	klogns exec -u 1000 -- syslogns run -t snsx -- true
+check "syslogns run: positive control: the same user with --user succeeds" \
+	klogns exec -u 1000 -- syslogns run --user -t snsx -- true
+check "syslogns enter: unprivileged: EPERM, CAP_SYS_ADMIN over the owner named" \
+	exits_with 1 "^syslogns: cannot enter the syslog namespace of $bpid: need CAP_SYS_ADMIN over the namespace's owner user namespace" \
+	klogns exec -u 1000 -- syslogns enter $bpid -- true
+check "syslogns run: a ring above kernel.syslog_ns_max_size: named" \
+	exits_with 1 "^syslogns: cannot set the ring size to 2097152: above kernel.syslog_ns_max_size (1048576)\$" \
+	syslogns run -s 2M -- true
+check "syslogns run --user: a ring above the default needs the initial namespace" \
+	exits_with 1 "a ring above the default (65536 bytes) needs CAP_SYS_ADMIN in the initial user namespace" \
+	klogns exec -u 1000 -- syslogns run --user -s 128K -- true
+echo 0 >$UMAX
+check "syslogns run: user.max_syslog_namespaces reached: ENOSPC named" \
+	exits_with 1 "^syslogns: cannot create a syslog namespace: user.max_syslog_namespaces (0) reached" \
+	syslogns run -- true
+echo "$umax" >$UMAX
+check "syslogns enter: a namespace file of another type: named" \
+	exits_with 1 "^syslogns: /proc/self/ns/net is a net namespace, not a syslog namespace\$" \
+	syslogns enter /proc/self/ns/net -- true
+kill $bpid $upid2 $npid $d1 $d2 2>/dev/null
+wait $bpid $upid2 $npid $d1 $d2 2>/dev/null
 
 # --- memory cgroup accounting ----------------------------------------------
 # The same steps with a 4 KiB and a 1 MiB ring, in a memory cgroup of their
