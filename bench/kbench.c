@@ -14,7 +14,7 @@
  * a CPU (it was preempted, or slept in a lock): rejected runs are counted
  * and shown, and a point with no accepted run is marked with '*'.
  *
- * Scenarios (issue 6):
+ * Scenarios (docs/performance.md, "Scenarios"):
  *   W1-size      one writer; 16/64/200/512/1024-byte and mixed 16-256
  *                records; 128 KiB and 1 MiB rings.
  *   W2-contend   two writers on one ring: aggregate rate, failed stores.
@@ -1333,7 +1333,7 @@ static void tables(FILE *f, bool md)
 	}
 }
 
-/* The targets of issue 6, as ratios of this run. */
+/* The targets (docs/performance.md, "Summary"), as ratios of this run. */
 struct target {
 	const char *what;
 	const char *goal;
@@ -1466,7 +1466,7 @@ static void print_targets(FILE *f, bool md)
 			"`make bench-guest` (In-guest ratios) |\n");
 		return;
 	}
-	fprintf(f, "\nTargets (issue 6), best of the accepted runs:\n");
+	fprintf(f, "\nTargets, best of the accepted runs:\n");
 	for (unsigned i = 0; i < n; i++)
 		fprintf(f, "  %-52s %-8s %8.2f  %-4s %s\n", t[i].what,
 			t[i].goal, t[i].value,

@@ -1,5 +1,5 @@
 #!/bin/sh
-# bench/run.sh - build kbench and run every scenario of issue 6 in one run.
+# bench/run.sh - build kbench and run every kbench scenario in one run.
 #
 #   bench/run.sh              the full run (at most 5 minutes with the build)
 #   bench/run.sh --smoke      tiny counts, no plots, docs untouched
