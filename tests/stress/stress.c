@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
  * stress.c - threaded stress run of libklog with a validating reader on
- * every interface (design section 5, tier 2; issue 7 "Stress").
+ * every interface (docs/design.md section 5, tier 2; docs/reliability.md,
+ * "Threaded stress").
  *
  * Tree: root ("host", 64 KiB) <- T ("t", the namespace under test, small
  * ring so that readers fall behind) <- short-lived children of T.
