@@ -352,7 +352,7 @@ static int cmd_ns(char **argv, int argc)
 /*
  * unshare(CLONE_NEWSYSLOG) by a process in NAME: a child of NAME's log in
  * the same user namespace, called CHILD (default NAME/new).  It needs
- * root in that user namespace (CAP_SYSLOG there, design S2) and counts
+ * root in that user namespace (CAP_SYSLOG there, docs/design.md S2) and counts
  * against the quota of the entry that unshares.
  */
 static int cmd_unshare(char **argv, int argc)
