@@ -91,9 +91,10 @@ qemu: kernel
 guest: kernel
 	tests/guest/run.sh -t 600
 
-# Design S9: the patched host, with no child namespace, answers the golden
-# operations exactly as the recorded stock 6.12 transcripts (tests/golden/)
-# say; planted defects in the same run must be caught.  Three short boots.
+# docs/design.md S9: the patched host, with no child namespace, answers
+# the golden operations exactly as the recorded stock 6.12 transcripts
+# (tests/golden/) say; planted defects in the same run must be caught.
+# Three short boots.
 host-unchanged: kernel
 	tests/guest/host_unchanged.sh
 
@@ -106,8 +107,8 @@ guest-debug: kernel-debug
 guest-rt: kernel-rt
 	tests/guest/run.sh -k build/kernel/bzImage-rt -t 1500
 
-# The in-guest reliability suite (tests/guest/reliability.sh, issue 7):
-# floods, churn, concurrency, privilege.  Short on the patched kernel and
+# The in-guest reliability suite (tests/guest/reliability.sh): floods,
+# churn, concurrency, privilege.  Short on the patched kernel and
 # on the debug kernel (make check); full (10^6 records, 10^4 cycles, 60 s)
 # on the patched kernel.  docs/reliability.md has the figures.
 guest-reliability: kernel

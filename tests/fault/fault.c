@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
  * fault.c - allocation fault injection over every path that allocates
- * (issue 7, "Fault injection").
+ * (docs/reliability.md, "Fault injection").
  *
  * For each operation below, klog_testing_fail_alloc(n) makes its n-th
  * allocation fail, for n = 1, 2, ... until the operation allocates fewer

@@ -2,7 +2,7 @@
 # tests/golden/host_norm.py [--layout-free] TRANSCRIPT - print the operations and results of
 # a golden transcript (docs/golden-format.md) normalised for comparing two
 # kernels' transcripts of the same .ops file (tests/guest/host_unchanged.sh:
-# the patched host against stock 6.12's recorded one, design S9).
+# the patched host against stock 6.12's recorded one, docs/design.md S9).
 #
 # Dropped: comments ("#") and the preload ("=").  Normalised, as in
 # docs/golden-format.md "Comparing": "[%5lu.%06lu]" timestamps (also at the

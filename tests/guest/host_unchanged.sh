@@ -1,7 +1,8 @@
 #!/bin/bash
-# tests/guest/host_unchanged.sh [-k BZIMAGE] [NAME...] - design S9 on the
-# real kernel: the host log of the patched kernel, with no child namespace
-# created, answers the golden operations exactly as stock 6.12 did.
+# tests/guest/host_unchanged.sh [-k BZIMAGE] [NAME...] - docs/design.md S9
+# on the real kernel: the host log of the patched kernel, with no child
+# namespace created, answers the golden operations exactly as stock 6.12
+# did.
 #
 # For each NAME (default: main ratelimit loss) it boots the patched kernel
 # (default build/kernel/bzImage) as tests/golden/regenerate.sh boots the

@@ -1,6 +1,7 @@
 #!/bin/sh
 # tests/guest/reliability.sh - in-guest reliability suite of syslog
-# namespaces (issue 7): flood, churn, concurrency, privilege.
+# namespaces (docs/reliability.md, "In the guest"): flood, churn,
+# concurrency, privilege.
 #
 # Runs inside the QEMU guest (busybox sh, root in the initial namespaces)
 # with "klogns" (tests/guest/klogns.c) and "klogstress"

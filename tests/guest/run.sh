@@ -3,7 +3,7 @@
 # the in-guest syslog namespace tests.
 #
 #   -s SUITE  the script tests/guest/SUITE.sh (default syslog_ns_tests;
-#             "reliability" is the issue 7 suite)
+#             "reliability" is tests/guest/reliability.sh)
 #   -M MODE   passed as the kernel parameter klogmode=MODE, which the
 #             suite sees as $klogmode (reliability: short or full)
 #   -L        the kernel has kmemleak (the debug kernel): builds the

@@ -17,7 +17,7 @@
  * SIZE_UNREAD counts are skipped; everything else (EPIPE once, poll bits,
  * the text of the oldest surviving record, skip-ahead) still is.
  * --deliberate=FILE (ratelimit.txt): the operations where libklog differs
- * from 6.12 on purpose (design S6: the /dev/kmsg write budget is per
+ * from 6.12 on purpose (docs/design.md S6: the /dev/kmsg write budget is per
  * namespace, not per open file, and its note is stored when the next
  * window opens, not at close).  FILE has one line per such result,
  * "LINE<TAB>RESULT": LINE is the transcript's "< " line, RESULT libklog's
@@ -66,7 +66,10 @@ static bool seq_offset_set;
 static int failures, ops, skipped;
 /* loss.txt: which records survive depends on the ring layout. */
 static bool layout_free;
-/* ratelimit.txt: libklog's documented answers where it differs (S6). */
+/*
+ * ratelimit.txt: libklog's documented answers where it differs
+ * (docs/design.md S6).
+ */
 #define MAX_DELIBERATE 256
 static struct {
 	int line;

@@ -5,7 +5,7 @@
  * Expected bytes and errno values are those of Linux 6.12's
  * devkmsg_open/read/write/llseek/poll (kernel/printk/printk.c) and
  * fs/proc/kmsg.c, acting on one namespace.  The per-namespace write
- * ratelimit is design S6.  Time is a fake clock starting at 1 s, so a
+ * ratelimit is docs/design.md S6.  Time is a fake clock starting at 1 s, so a
  * record written then shows usec 1000000.
  */
 #include <setjmp.h>
@@ -754,7 +754,7 @@ static void write_exactly_1024_accepted(void **state)
 	expect_rec_n(&f, want, n);
 }
 
-/* ---- write ratelimit (design S6) ------------------------------------------ */
+/* ---- write ratelimit (docs/design.md S6) --------------------------------- */
 
 static void ratelimit_is_per_namespace_not_per_file(void **state)
 {
