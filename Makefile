@@ -27,7 +27,7 @@ deps-kernel:
 	@tools/deps.sh core kernel
 
 $(BUILD)/build.ninja: | deps-core
-	$(MESON) setup $(BUILD) --werror -Dbench=false
+	$(MESON) setup $(BUILD) --werror -Dbench=disabled
 
 build: deps-core $(BUILD)/build.ninja
 	ninja -C $(BUILD)
@@ -44,12 +44,12 @@ valgrind: build
 # AddressSanitizer + UBSan and ThreadSanitizer builds of the same tests.
 sanitize: deps-core
 	@[ -f $(BUILD)-asan/build.ninja ] || $(MESON) setup $(BUILD)-asan \
-		--werror -Dbench=false -Db_sanitize=address,undefined \
+		--werror -Dbench=disabled -Db_sanitize=address,undefined \
 		-Db_lundef=false
 	$(MESON) test -C $(BUILD)-asan --print-errorlogs --no-suite benchmark \
 		--no-suite slow
 	@[ -f $(BUILD)-tsan/build.ninja ] || $(MESON) setup $(BUILD)-tsan \
-		--werror -Dbench=false -Db_sanitize=thread -Db_lundef=false
+		--werror -Dbench=disabled -Db_sanitize=thread -Db_lundef=false
 	$(MESON) test -C $(BUILD)-tsan --print-errorlogs --no-suite benchmark \
 		--suite threads
 
@@ -152,7 +152,7 @@ bench:
 bench-smoke:
 	@tools/deps.sh core kernel
 	@[ -f $(BUILD)-bench/build.ninja ] || $(MESON) setup $(BUILD)-bench \
-		--werror -Dbench=true -Dtests=false --buildtype=release
+		--werror -Dbench=enabled -Dtests=false --buildtype=release
 	$(MESON) test -C $(BUILD)-bench --suite benchmark-smoke --print-errorlogs
 
 check: unit valgrind sanitize kcompile checkpatch bench-smoke fuzz guest \
