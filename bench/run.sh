@@ -23,7 +23,7 @@ smoke=
 [ "${1:-}" = "--smoke" ] && smoke=1
 
 if [ ! -f "$build/build.ninja" ]; then
-	meson setup "$build" -Dbench=true -Dtests=false --buildtype=release \
+	meson setup "$build" -Dbench=enabled -Dtests=false --buildtype=release \
 		--werror
 fi
 ninja -C "$build" bench/kbench >/dev/null
