@@ -32,7 +32,9 @@ $(BUILD)/build.ninja: | deps-core
 build: deps-core $(BUILD)/build.ninja
 	ninja -C $(BUILD)
 
-# cmocka tests, golden replays, short stress, fault injection, fuzz replays.
+# Every meson suite but slow and benchmark (tests/meson.build): unit
+# (cmocka, fault injection), regression (golden and fuzz-corpus replays,
+# klogsim's story, stress regressions), stress (the short run), install.
 unit: build
 	$(MESON) test -C $(BUILD) --print-errorlogs --no-suite benchmark \
 		--no-suite slow
@@ -50,8 +52,8 @@ sanitize: deps-core
 		--no-suite slow
 	@[ -f $(BUILD)-tsan/build.ninja ] || $(MESON) setup $(BUILD)-tsan \
 		--werror -Dbench=disabled -Db_sanitize=thread -Db_lundef=false
-	$(MESON) test -C $(BUILD)-tsan --print-errorlogs --no-suite benchmark \
-		--suite threads
+	$(MESON) test -C $(BUILD)-tsan --print-errorlogs --no-suite slow \
+		--suite stress
 
 # The core compiled as kernel code against linux-source-6.12, plain and
 # with the debug fragment (lockdep, KASAN, kmemleak).
@@ -65,7 +67,7 @@ fuzz:
 	@tools/deps.sh fuzz
 	tests/fuzz/run.sh 60
 
-# The long threaded stress run.
+# The long threaded stress run (suite slow).
 stress: build
 	$(MESON) test -C $(BUILD) --print-errorlogs --suite slow
 
@@ -153,7 +155,7 @@ bench-smoke:
 	@tools/deps.sh core kernel
 	@[ -f $(BUILD)-bench/build.ninja ] || $(MESON) setup $(BUILD)-bench \
 		--werror -Dbench=enabled -Dtests=false --buildtype=release
-	$(MESON) test -C $(BUILD)-bench --suite benchmark-smoke --print-errorlogs
+	$(MESON) test -C $(BUILD)-bench --suite benchmark --print-errorlogs
 
 check: unit valgrind sanitize kcompile checkpatch bench-smoke fuzz guest \
 	host-unchanged guest-debug guest-reliability guest-reliability-debug
