@@ -112,9 +112,9 @@ say "host# readlink /proc/self/ns/syslog; c1# and c2# the same"
 readlink /proc/self/ns/syslog | show
 run_in c1 "readlink /proc/self/ns/syslog"
 run_in c2 "readlink /proc/self/ns/syslog"
-# shellcheck disable=SC2154 # pid_c2 is set by the eval in step 2
 touch $D/c2.ns
-mount --bind /proc/$pid_c2/ns/syslog $D/c2.ns
+# shellcheck disable=SC2154 # pid_c2 is set by the eval in step 2
+mount --bind "/proc/$pid_c2/ns/syslog" $D/c2.ns
 say "host# mount --bind /proc/<c2's pid>/ns/syslog $D/c2.ns"
 say "host# klogns exec -j $D/c2.ns -- dmesg | tail -2   (the host's root enters c2's log)"
 klogns exec -j $D/c2.ns -- dmesg | tail -2 | show

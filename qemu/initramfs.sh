@@ -115,7 +115,7 @@ for p in "$@"; do
 done
 for f in "${files[@]}"; do
 	src=${f%%:*} dst=${f#*:}
-	[ -f "$src" ] && [[ $dst == /* ]] || die "bad -f $f (want an existing SRC and an absolute DEST)"
+	[[ -f $src && $dst == /* ]] || die "bad -f $f (want an existing SRC and an absolute DEST)"
 	add_file "$src" "$dst" 0644
 done
 

@@ -83,8 +83,8 @@ obj-m := libklog_kcompile.o
 libklog_kcompile-y := $(libklog-y) kl_module.o
 ccflags-y += -Werror
 KBUILD
-objs=($(sed -n 's/^include.*//; s/\\$//; /libklog-y/,/^$/p' "$mod/Kbuild.libklog" |
-	tr ' \t' '\n\n' | grep '\.o$'))
+mapfile -t objs < <(sed -n 's/^include.*//; s/\\$//; /libklog-y/,/^$/p' \
+	"$mod/Kbuild.libklog" | tr -s '[:blank:]' '\n' | grep '\.o$')
 [ ${#objs[@]} -gt 1 ] || die "no objects listed in libklog/Kbuild"
 srcs=("${objs[@]}")
 
