@@ -39,6 +39,7 @@ src=("$top"/libklog/src/ring.c "$top"/libklog/src/ns.c "$top"/libklog/src/printk
      "$top"/libklog/src/platform/user.c)
 # <klog/...> and the core's private "internal.h", as meson's klog_dep.
 inc=(-I"$top"/libklog/include -I"$top"/libklog/src)
+# shellcheck disable=SC2054 # the commas are clang's -fsanitize= list
 flags=(-std=gnu11 -g -O1 -fno-omit-frame-pointer
        -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
        -Wall -Wextra -Wno-unused-parameter -Wno-unused-function)
@@ -105,14 +106,14 @@ for t in "${targets[@]}"; do
 		summary+=("$t: FAILED: no executions")
 		continue
 	fi
-	summary+=("$t: ${runs:-?} executions in ${secs}s, coverage ${cov:-?} edges, corpus $(ls "$work" "$here/corpus/$t" | grep -vc ':$\|^$')")
+	summary+=("$t: ${runs:-?} executions in ${secs}s, coverage ${cov:-?} edges, corpus $(find "$work" "$here/corpus/$t" -maxdepth 1 -type f | wc -l)")
 	if [ $update -eq 1 ]; then
 		mkdir -p "$work.merged"
 		"$out/$t" "${extra[@]}" -merge=1 "$work.merged" "$here/corpus/$t" "$work" \
 			>"$out/$t.merge.log" 2>&1
 		rm -rf "$here/corpus/$t"
 		mv "$work.merged" "$here/corpus/$t"
-		echo "== $t: corpus now $(ls "$here/corpus/$t" | wc -l) inputs"
+		echo "== $t: corpus now $(find "$here/corpus/$t" -maxdepth 1 -type f | wc -l) inputs"
 	fi
 done
 
