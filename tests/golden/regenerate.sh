@@ -38,6 +38,7 @@ files=()
 for f in "$golden"/*.ops; do
 	files+=(-f "$f:/golden/$(basename "$f")")
 done
+# shellcheck disable=SC2016 # the guest's shell expands the command
 qemu/initramfs.sh -o "$out/initramfs.cpio.gz" "${files[@]}" \
 	-c 'sleep 2; exec /bin/capture "/golden/${golden}.ops"' "$out/capture"
 

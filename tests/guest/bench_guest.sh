@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # tests/guest/bench_guest.sh - in-guest cost ratios (run by bench.sh).
 #
 # Runs inside the QEMU guest of the patched (non-debug) kernel.  Prints
@@ -8,7 +9,7 @@
 COUNT=${COUNT:-50000}
 ROUNDS=${ROUNDS:-5}
 echo on >/proc/sys/kernel/printk_devkmsg
-for r in $(seq 1 "$ROUNDS"); do
+for _ in $(seq 1 "$ROUNDS"); do
 	echo "kmsg host $(kmsgbench "$COUNT")"
 	echo "kmsg child $(klogns exec -n -s 1048576 -- kmsgbench "$COUNT")"
 done

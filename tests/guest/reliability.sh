@@ -38,6 +38,7 @@ UMAX=/proc/sys/user/max_syslog_namespaces
 MARK=r$$
 
 # ok, not_ok, check, expect: tests/guest/tap.sh
+# shellcheck source=tap.sh
 . /etc/tap.sh
 
 # sub NAME SECONDS COMMAND...: run a klogstress check with a time limit;
@@ -47,7 +48,7 @@ sub() {
 	name=$1
 	tmo=$2
 	shift 2
-	timeout "$tmo" "$@" >$T/$name.out 2>&1
+	timeout "$tmo" "$@" >"$T/$name.out" 2>&1
 	rc=$?
 	nres=0
 	nbad=0
@@ -57,7 +58,7 @@ sub() {
 		"not ok - "*) not_ok "${line#not ok - }"; nbad=$((nbad + 1)) ;;
 		*) echo "# ${line#\# }" ;;
 		esac
-	done <$T/$name.out
+	done <"$T/$name.out"
 	if [ "$rc" -ne 0 ] && [ "$nbad" -eq 0 ]; then
 		not_ok "$name: exit status $rc (143: killed after ${tmo}s)"
 	elif [ $((nres + nbad)) -eq 0 ]; then
@@ -135,8 +136,8 @@ bound_checks() {
 	tag=$1 what=$2 pat=$3 total=$4 el=$5 burst=$6 iv=$7 share=$8
 	check "$what: the host log follower is still copying" follow_sync
 	copies=$(host_count $HOSTLOG "$pat")
-	set -- $(suppressed $HOSTLOG "$tag")
-	slines=$1 ssum=$2
+	sup=$(suppressed $HOSTLOG "$tag")	# "LINES SUM"
+	slines=${sup% *} ssum=${sup#* }
 	windows=$((el / iv + 1))
 	allowed=$((windows * burst))
 	echo "# $what: $total records in ${el} ms; host got $copies copies +" \
@@ -262,7 +263,7 @@ settle() {
 sub churn-warmup 300 klogstress churn 50
 settle
 s0=$(slab_kb Slab) u0=$(slab_kb SUnreclaim)
-[ $KMEMLEAK_ON = 1 ] && echo clear >$KMEMLEAK
+[ "$KMEMLEAK_ON" = 1 ] && echo clear >$KMEMLEAK
 t=$(date +%s)
 sub churn 3000 klogstress churn $CHURN_N
 echo "# churn wall time $(($(date +%s) - t)) s"
@@ -281,7 +282,7 @@ echo "# slab before $s0 kB after $s1 kB; SUnreclaim before $u0 kB after $u1 kB (
 if kmemleak_wanted; then
 	# KASAN's quarantine keeps freed objects: the numbers are only shown
 	echo "# debug kernel: slab figures not compared (KASAN quarantine); kmemleak decides"
-	[ $KMEMLEAK_ON = 1 ] && kmemleak_clean "churn"
+	[ "$KMEMLEAK_ON" = 1 ] && kmemleak_clean "churn"
 else
 	check "churn: SUnreclaim back within $TOL kB of its baseline ($u0 -> $u1 kB)" \
 		test $((u1 - u0)) -le $TOL
@@ -314,18 +315,18 @@ no_splat "concurrency"
 
 # --- 4. privilege ----------------------------------------------------------
 # uid 1000 in a user namespace of its own (root there, CAP_SYSLOG there)
-# but in the host's syslog namespace.
+# but in the host's syslog namespace.  $U is that prefix for sh -c.
 U="klogns exec -u 1000 -U --"
-for a in "0 CLOSE" "1 OPEN" "2 READ" "4 READ_CLEAR" "5 CLEAR" "9 SIZE_UNREAD"; do
-	set -- $a
-	expect "privilege: user namespace root, host log: syslog $2 ($1) is EPERM" \
-		EPERM timeout 10 $U klogns rc "$1" 4096
+for a in 0:CLOSE 1:OPEN 2:READ 4:READ_CLEAR 5:CLEAR 9:SIZE_UNREAD; do
+	nr=${a%%:*} act=${a#*:}
+	expect "privilege: user namespace root, host log: syslog $act ($nr) is EPERM" \
+		EPERM timeout 10 klogns exec -u 1000 -U -- klogns rc "$nr" 4096
 done
 for a in 6 7 8; do
 	expect "privilege: user namespace root: console action $a is EPERM" \
-		EPERM $U klogns rc $a 4
+		EPERM klogns exec -u 1000 -U -- klogns rc "$a" 4
 	expect "privilege: ... also from its own syslog namespace: action $a is EPERM" \
-		EPERM klogns exec -u 1000 -U -n -- klogns rc $a 4
+		EPERM klogns exec -u 1000 -U -n -- klogns rc "$a" 4
 done
 expect "privilege: its own syslog namespace: READ_CLEAR works (control)" 0 \
 	klogns exec -u 1000 -U -n -- klogns rc 4 4096
@@ -334,8 +335,10 @@ expect "privilege: its own syslog namespace: READ_CLEAR works (control)" 0 \
 check "privilege: dmesg_restrict=0: READ_ALL of the host log is allowed, as upstream" \
 	sh -c "$U klogns rc 3 4096 | grep -q '^[0-9][0-9]*\$'"
 echo 1 >$SC/dmesg_restrict
-expect "privilege: dmesg_restrict=1: READ_ALL is EPERM" EPERM $U klogns rc 3 4096
-expect "privilege: dmesg_restrict=1: SIZE_BUFFER is EPERM" EPERM $U klogns rc 10
+expect "privilege: dmesg_restrict=1: READ_ALL is EPERM" EPERM \
+	klogns exec -u 1000 -U -- klogns rc 3 4096
+expect "privilege: dmesg_restrict=1: SIZE_BUFFER is EPERM" EPERM \
+	klogns exec -u 1000 -U -- klogns rc 10
 expect "privilege: dmesg_restrict=1: opening /dev/kmsg to read is EPERM" EPERM \
 	sh -c "$U klogns kmsg | head -1"
 echo 0 >$SC/dmesg_restrict
@@ -343,19 +346,20 @@ echo 0 >$SC/dmesg_restrict
 # permission check is what answers
 if chmod 0444 /proc/kmsg 2>/dev/null; then
 	expect "privilege: opening /proc/kmsg (made 0444) is EPERM" EPERM \
-		timeout 10 $U klogns proc-kmsg
+		timeout 10 klogns exec -u 1000 -U -- klogns proc-kmsg
 	chmod 0400 /proc/kmsg
 else
 	expect "privilege: opening /proc/kmsg is refused (EACCES, mode 0400)" \
-		E13 timeout 10 $U klogns proc-kmsg
+		E13 timeout 10 klogns exec -u 1000 -U -- klogns proc-kmsg
 fi
 expect "privilege: one byte above kernel.syslog_ns_max_size is EINVAL" EINVAL \
-	$U klogns newns - $(($(cat $SC/syslog_ns_max_size) + 1))
+	klogns exec -u 1000 -U -- klogns newns - $(($(cat $SC/syslog_ns_max_size) + 1))
 expect "privilege: kernel.syslog_ns_max_size itself needs CAP_SYS_ADMIN in the initial user namespace" \
-	EPERM $U klogns newns - "$(cat $SC/syslog_ns_max_size)"
-expect "privilege: the default size (64 KiB) is fine" 0 $U klogns newns - 65536
+	EPERM klogns exec -u 1000 -U -- klogns newns - "$(cat $SC/syslog_ns_max_size)"
+expect "privilege: the default size (64 KiB) is fine" 0 \
+	klogns exec -u 1000 -U -- klogns newns - 65536
 check "privilege: the user namespace's root cannot raise kernel.syslog_ns_max_size" \
-	$U sh -c "! echo 1073741824 2>/dev/null >$SC/syslog_ns_max_size"
+	klogns exec -u 1000 -U -- sh -c "! echo 1073741824 2>/dev/null >$SC/syslog_ns_max_size"
 expect "privilege: kernel.syslog_ns_max_size unchanged" 1048576 \
 	cat $SC/syslog_ns_max_size
 umax=$(cat $UMAX)
@@ -366,7 +370,7 @@ sub fdpass 60 klogns exec -u 1000 -- klogstress fdpass "$MARK" "HOSTPRE-$MARK"
 
 # --- the end ----------------------------------------------------------------
 no_splat "whole run"
-if [ $KMEMLEAK_ON = 1 ]; then
+if [ "$KMEMLEAK_ON" = 1 ]; then
 	kmemleak_clean "whole run (since the churn)"
 	kmemleak_control
 fi

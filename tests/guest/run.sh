@@ -59,7 +59,7 @@ printf 'ok 1 - a\nok 2 - b\n2 passed, 0 failed\n' >"$ctl"
 summary_ok "$ctl" || { echo "run.sh: control: a good result refused" >&2; exit 2; }
 for bad in '0 passed, 0 failed' 'ok 1 - a\nnot ok 2 - b\n1 passed, 1 failed' \
 	'ok 1 - a\n' 'ok 1 - a\n2 passed, 0 failed' 'ok 1 - a\nnot ok 2 - b\n1 passed, 0 failed'; do
-	printf "$bad\n" >"$ctl"
+	printf '%b\n' "$bad" >"$ctl"
 	if summary_ok "$ctl"; then
 		echo "run.sh: control: a planted bad result was accepted: $bad" >&2
 		rm -f "$ctl"

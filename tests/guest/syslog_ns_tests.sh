@@ -18,6 +18,7 @@ T=/tmp/syslogns
 mkdir -p $T
 
 # ok, not_ok, check, expect: tests/guest/tap.sh
+# shellcheck source=tap.sh
 . /etc/tap.sh
 
 # has/hasnt PATTERN FILE; on failure they show what the file holds.
@@ -125,6 +126,7 @@ klogns exec -n -- sh -c "echo '<6>CHILDREAD-$MARK' >/dev/kmsg;
 	echo after-clear; busybox dmesg" >$T/c2.out 2>&1
 check "child: syslog(SYSLOG_ACTION_READ) returns the child's record" has "CHILDREAD-$MARK" $T/c2.out
 check "child: the destructive read shows no host record" hasnt "$HOST2" $T/c2.out
+# shellcheck disable=SC2016 # $ is sed's last line
 expect "child: after dmesg -c and -C, dmesg shows nothing" after-clear \
 	sed -n '/after-clear/,$p' $T/c2.out
 expect "host: SIZE_UNREAD unchanged by the child's reads" "$before" klogns rc 9
@@ -187,6 +189,7 @@ expect "child /dev/kmsg: no prefix means LOG_USER and the default level" "12,2,K
 	sh -c "sed -n '3s/^\([0-9]*,[0-9]*\),[0-9]*,[-c];/\1,/p' $T/k.out"
 klogns exec -n -- sh -c "echo '<6>PROCK-$MARK' >/dev/kmsg; klogns proc-kmsg; echo second; klogns proc-kmsg" >$T/pk.out 2>&1
 check "child /proc/kmsg: reads the child's record in syslog format" has "^<14>\[ *[0-9]*\.[0-9]*\] PROCK-$MARK" $T/pk.out
+# shellcheck disable=SC2016 # $ is sed's last line
 expect "child /proc/kmsg: the read was destructive" second sed -n '/second/,$p' $T/pk.out
 klogns exec -n -- klogns hold "<6>HELD-$MARK" >$T/hold.out 2>&1
 check "an open /dev/kmsg keeps its namespace after its last task left" has "HELD-$MARK" $T/hold.out
@@ -485,6 +488,7 @@ kill $ppid 2>/dev/null; wait $ppid 2>/dev/null
 # --- the series' kselftest (tools/testing/selftests/syslog_ns) --------------
 syslog_ns_test >$T/kst.out 2>&1
 kst_rc=$?
+# shellcheck disable=SC2094 # the loop and the grep in it only read kst.out
 while read -r line; do
 	case $line in
 	"ok "*) ok "kselftest: ${line#ok [0-9]* }" ;;
@@ -914,7 +918,7 @@ fi
 # reads the boot log and normalises timestamps and sequence numbers.
 # Every section but the first must be identical.
 grep -v '^syslog 11 ' /golden/main.ops >$T/main.ops
-for try in 1 2 3; do
+for _ in 1 2 3; do
 	capture $T/main.ops >$T/cap.host 2>&1 && break	# 1: a foreign record raced
 done
 klogns exec -n -s 131072 -- capture $T/main.ops >$T/cap.child 2>&1
@@ -1052,7 +1056,7 @@ expect "memory: the same user can create again once they are gone" 0 \
 # churn below are reported, and a planted leak must be reported.
 kmemleak_start
 expect "200 namespaces with open files created and freed" "done 200" klogns churn 200
-if [ $KMEMLEAK_ON = 1 ]; then
+if [ "$KMEMLEAK_ON" = 1 ]; then
 	sleep 6	# kmemleak ignores objects younger than 5 s
 	if kmemleak_report $T/kmemleak.out; then
 		expect "kmemleak reports nothing after the churn" "" cat $T/kmemleak.out

@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # tests/guest/tap.sh - TAP helpers of the in-guest suites, sourced by
 # syslog_ns_tests.sh and reliability.sh (installed as /etc/tap.sh).
 #
@@ -26,10 +27,10 @@ not_ok() {
 check() {
 	desc=$1
 	shift
-	if "$@" >$T/check.out 2>&1; then
+	if "$@" >"$T/check.out" 2>&1; then
 		ok "$desc"
 	else
-		not_ok "$desc" "command: $*" "$(head -5 $T/check.out)"
+		not_ok "$desc" "command: $*" "$(head -5 "$T/check.out")"
 	fi
 }
 
@@ -38,12 +39,12 @@ expect() {
 	desc=$1
 	want=$2
 	shift 2
-	got=$("$@" 2>$T/expect.err)
+	got=$("$@" 2>"$T/expect.err")
 	if [ "$got" = "$want" ]; then
 		ok "$desc"
 	else
 		not_ok "$desc" "command: $*" "wanted: $want" "got: $got" \
-			"$(head -3 $T/expect.err)"
+			"$(head -3 "$T/expect.err")"
 	fi
 }
 
@@ -69,49 +70,50 @@ kmemleak_wanted() {
 	[ "${klogkmemleak:-0}" = 1 ]
 }
 kmemleak_enabled() {
-	[ -e $KMEMLEAK ] || mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
-	[ -e $KMEMLEAK ] || { echo "no $KMEMLEAK"; return 1; }
+	[ -e "$KMEMLEAK" ] || mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
+	[ -e "$KMEMLEAK" ] || { echo "no $KMEMLEAK"; return 1; }
 	# stack=on is the default: a harmless probe, EPERM once disabled
-	echo stack=on 2>/dev/null >$KMEMLEAK || { echo "kmemleak refuses commands: disabled"; return 1; }
+	echo stack=on 2>/dev/null >"$KMEMLEAK" || { echo "kmemleak refuses commands: disabled"; return 1; }
 	if busybox dmesg | grep -q 'kmemleak: .*disabled'; then
 		busybox dmesg | grep 'kmemleak: ' | head -3
 		return 1
 	fi
 }
+# shellcheck disable=SC2034 # KMEMLEAK_ON is read by the suites
 kmemleak_start() {
 	KMEMLEAK_ON=0
 	if ! kmemleak_wanted; then
 		echo "# kmemleak: not asked for (run.sh -L): no leak check on this kernel"
 		return 0
 	fi
-	if kmemleak_enabled >$T/kmemleak.state 2>&1; then
+	if kmemleak_enabled >"$T/kmemleak.state" 2>&1; then
 		ok "kmemleak: $KMEMLEAK is there and kmemleak is enabled"
 		KMEMLEAK_ON=1
-		echo clear >$KMEMLEAK
+		echo clear >"$KMEMLEAK"
 	else
 		not_ok "kmemleak: $KMEMLEAK is there and kmemleak is enabled" \
-			"$(cat $T/kmemleak.state)"
+			"$(cat "$T/kmemleak.state")"
 	fi
 }
 kmemleak_report() {
-	echo scan 2>/dev/null >$KMEMLEAK && echo scan 2>/dev/null >$KMEMLEAK &&
-		cat $KMEMLEAK >"$1"
+	echo scan 2>/dev/null >"$KMEMLEAK" && echo scan 2>/dev/null >"$KMEMLEAK" &&
+		cat "$KMEMLEAK" >"$1"
 }
 kmemleak_control() {
-	if ! insmod /lib/kleak.ko >$T/kleak.insmod 2>&1; then
-		not_ok "kmemleak: positive control: kleak.ko loads" "$(cat $T/kleak.insmod)"
+	if ! insmod /lib/kleak.ko >"$T/kleak.insmod" 2>&1; then
+		not_ok "kmemleak: positive control: kleak.ko loads" "$(cat "$T/kleak.insmod")"
 		return
 	fi
 	sleep 6	# kmemleak ignores objects younger than 5 s
 	# the hex dump shows the marker's first 16 bytes, then the next 16
-	if kmemleak_report $T/kleak.out &&
-		grep -q '^unreferenced object ' $T/kleak.out &&
-		grep -q 'comm "insmod"' $T/kleak.out &&
-		grep -q '  KLEAK-PLANTED-LE$' $T/kleak.out; then
+	if kmemleak_report "$T/kleak.out" &&
+		grep -q '^unreferenced object ' "$T/kleak.out" &&
+		grep -q 'comm "insmod"' "$T/kleak.out" &&
+		grep -q '  KLEAK-PLANTED-LE$' "$T/kleak.out"; then
 		ok "kmemleak: positive control: the planted leak (kleak.ko) is reported"
 	else
 		not_ok "kmemleak: positive control: the planted leak (kleak.ko) is reported" \
-			"$(head -12 $T/kleak.out 2>/dev/null)"
+			"$(head -12 "$T/kleak.out" 2>/dev/null)"
 	fi
-	echo clear >$KMEMLEAK
+	echo clear >"$KMEMLEAK"
 }
