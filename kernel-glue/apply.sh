@@ -65,6 +65,7 @@ if [ $# -eq 2 ]; then
 fi
 [ -d "$LIBKLOG/src" ] || die "no libklog sources in $LIBKLOG"
 TREE=$(cd "$1" && pwd) || die "no such tree: $1"
+# shellcheck disable=SC2015 # die unless both files are there
 [ -f "$TREE/Makefile" ] && [ -f "$TREE/kernel/printk/printk.c" ] ||
 	die "$TREE does not look like a kernel source tree"
 [ -e "$TREE/.libklog-glue" ] && die "$TREE is already patched ($(cat "$TREE/.libklog-glue"))"

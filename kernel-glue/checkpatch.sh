@@ -16,6 +16,7 @@ while read -r p; do
 		--strict --quiet --no-tree "$GLUE/$p" 2>&1) || true
 	if [ -n "$out" ]; then
 		echo "$p:"
+		# shellcheck disable=SC2001 # indents every line, not one match
 		echo "$out" | sed 's/^/    /'
 		bad=1
 	else

@@ -75,6 +75,7 @@ rm -f "$GLUE"/[0-9]*.patch
 cp "$out"/*.patch "$GLUE/"
 {
 	sed -n '/^#/p' "$GLUE/series"
+	# shellcheck disable=SC2010 # format-patch's names: [0-9A-Za-z.-]
 	(cd "$out" && ls [0-9]*.patch | grep -v '^0000-cover-letter')
 } >"$GLUE/series.new"
 mv "$GLUE/series.new" "$GLUE/series"

@@ -33,12 +33,14 @@ REPO=$(cd "$GLUE/.." && pwd)
 
 die() { printf 'import.sh: error: %s\n' "$*" >&2; exit 1; }
 
+# shellcheck disable=SC2209 # the word "write", not the write command
 mode=write
 case "${1:-}" in
 --check) mode=check ;;
 --stdout) mode=stdout ;;
 --tree)
 	mode=tree
+	# shellcheck disable=SC2015 # die unless both hold
 	[ $# -eq 2 ] && [ -d "$2" ] || die "usage: import.sh --tree TREE"
 	TREE=$(cd "$2" && pwd)
 	;;
