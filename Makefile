@@ -16,7 +16,7 @@ export KCACHE
 	qemu guest-rt \
 	guest guest-debug golden bench bench-smoke checkpatch bench-guest clean \
 	guest-reliability guest-reliability-debug guest-reliability-full \
-	bisect-check sparse host-unchanged
+	bisect-check sparse host-unchanged shellcheck
 
 all: build
 
@@ -123,6 +123,12 @@ guest-reliability-debug: kernel-debug
 guest-reliability-full: kernel
 	tests/guest/run.sh -s reliability -M full -t 1800
 
+# shellcheck on every shell script (tools/shellcheck.sh; .shellcheckrc
+# lets it follow sourced files).
+shellcheck:
+	@tools/deps.sh lint
+	tools/shellcheck.sh
+
 # scripts/checkpatch.pl --strict on every patch of kernel-glue/series.
 checkpatch: deps-kernel
 	kernel-glue/checkpatch.sh
@@ -157,8 +163,9 @@ bench-smoke:
 		--werror -Dbench=enabled -Dtests=false --buildtype=release
 	$(MESON) test -C $(BUILD)-bench --suite benchmark --print-errorlogs
 
-check: unit valgrind sanitize kcompile checkpatch bench-smoke fuzz guest \
-	host-unchanged guest-debug guest-reliability guest-reliability-debug
+check: shellcheck unit valgrind sanitize kcompile checkpatch bench-smoke fuzz \
+	guest host-unchanged guest-debug guest-reliability \
+	guest-reliability-debug
 	@echo "make check: all tiers passed"
 
 # The kernel demo: the patched kernel in QEMU, a host and two containers.

@@ -2,7 +2,7 @@
 # tools/deps.sh GROUP... - install the Debian packages a make target needs.
 #
 # Groups: core (build + unit tests), kernel (kernel tree, build, QEMU
-# guest), fuzz (clang/libFuzzer), bench (gnuplot).  Packages already
+# guest), fuzz (clang/libFuzzer), bench (gnuplot), lint (shellcheck).  Packages already
 # installed are skipped, so a second run costs one dpkg query; apt-get
 # update runs at most once per invocation.
 set -euo pipefail
@@ -12,6 +12,7 @@ declare -A GROUP=(
 	[kernel]="linux-source-6.12 ccache flex bison bc libelf-dev libssl-dev cpio xz-utils kmod busybox-static qemu-system-x86 util-linux iptables iproute2 sparse"
 	[fuzz]="clang libclang-rt-14-dev llvm"
 	[bench]="gnuplot-nox"
+	[lint]="shellcheck"
 )
 
 want=()
