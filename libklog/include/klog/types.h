@@ -42,12 +42,14 @@ struct klog_waitq {
 	pthread_cond_t cv;
 	atomic_uint waiters;
 };
+
 typedef struct klog_waitq klog_waitq_t;
 
 /* A namespace's deferred call (its forwarder). */
 struct klog_defer {
 	void (*fn)(struct klog_defer *d);
 };
+
 typedef struct klog_defer klog_defer_t;
 
 /* printf-style format checking (the kernel's __printf()). */
