@@ -129,9 +129,12 @@ shellcheck:
 	@tools/deps.sh lint
 	tools/shellcheck.sh
 
-# scripts/checkpatch.pl --strict on every patch of kernel-glue/series.
+# scripts/checkpatch.pl --strict on every patch of kernel-glue/series,
+# then with -f on every file of libklog/src and libklog/include (the
+# user-space half too; tools/checkpatch-core.sh lists what it ignores).
 checkpatch: deps-kernel
 	kernel-glue/checkpatch.sh
+	tools/checkpatch-core.sh
 
 # sparse on the files the series touches: no message the stock tree lacks
 # (not part of check: needs the stock kernel too).
