@@ -679,7 +679,7 @@ exits_with() {
 # container has set itself up and exec'd its last program.
 wait_comm() {
 	for _w in $(seq 50); do
-		[ "$(cat /proc/$1/comm 2>/dev/null)" = "$2" ] && return 0
+		[ "$(cat "/proc/$1/comm" 2>/dev/null)" = "$2" ] && return 0
 		sleep 0.1
 	done
 	echo "process $1 is not $2"
@@ -782,18 +782,23 @@ oino=$(klogns parents /proc/$npid/ns/syslog | cut -d' ' -f1)
 syslogns list >$SNS/list.out 2>&1
 expect "syslogns list: the columns" "NS PARENT USERNS UID TAG SIZE NPROCS PID COMMAND" \
 	sh -c "head -1 $SNS/list.out | tr -s ' ' | sed 's/^ //; s/ \$//'"
+# shellcheck disable=SC2016 # $1.. are awk's fields
 expect "syslogns list: root's container: parent, owner, tag, size, processes" \
 	"$INIT_INO $initu 0 snsb 16384 1 $bpid sleep 300" \
 	awk -v ns="$bino" '$1 == ns { $1 = ""; sub(/^ /, ""); print }' $SNS/list.out
+# shellcheck disable=SC2016 # $1.. are awk's fields
 expect "syslogns list: uid 1000's container is owned by its user namespace" \
 	"$INIT_INO $uuser 1000 snsu 65536 1 $upid2 sleep 300" \
 	awk -v ns="$uino" '$1 == ns { $1 = ""; sub(/^ /, ""); print }' $SNS/list.out
+# shellcheck disable=SC2016 # $1.. are awk's fields
 expect "syslogns list: the host: no parent, no tag, its syslog(2) size, PID 1" \
 	"- $initu 0 - $(klogns rc 10) 1" \
 	awk -v ns="$INIT_INO" '$1 == ns { print $2, $3, $4, $5, $6, $8 }' $SNS/list.out
+# shellcheck disable=SC2016 # $1.. are awk's fields
 expect "syslogns list: a namespace without processes, found by NS_GET_PARENT" \
 	"$INIT_INO snsouter 0 - -" \
 	awk -v ns="$oino" '$1 == ns { print $2, $5, $7, $8, $9 }' $SNS/list.out
+# shellcheck disable=SC2016 # $1.. are awk's fields
 expect "syslogns list: its child names it as its parent" "$oino snsinner 1" \
 	awk -v ns="$iino" '$1 == ns { print $2, $5, $7 }' $SNS/list.out
 expect "syslogns list: one row per namespace" "" \
@@ -857,7 +862,7 @@ d1=$!
 syslogns run -t snsdup -- sleep 300 &
 d2=$!
 wait_comm $d1 sleep && wait_comm $d2 sleep
-dups=$(echo $(printf '%s\n' "$(ino_of /proc/$d1/ns/syslog)" "$(ino_of /proc/$d2/ns/syslog)" | sort -n))
+dups=$(printf '%s\n' "$(ino_of /proc/$d1/ns/syslog)" "$(ino_of /proc/$d2/ns/syslog)" | sort -n | xargs)
 check "syslogns dmesg: an ambiguous tag: both namespaces named" \
 	exits_with 1 "^syslogns: tag snsdup is ambiguous: namespaces $dups;" syslogns dmesg snsdup
 check "syslogns run: unprivileged without --user: EPERM, CAP_SYS_ADMIN named" \
