@@ -4,10 +4,11 @@
  * (tests/guest/reliability.sh): floods, churn, concurrency and privilege
  * checks of syslog namespaces on the patched kernel.
  *
- * Built with "gcc -static" and run inside the QEMU guest.  Subcommands
- * that check something print TAP-like lines the suite renumbers:
- * "ok - WHAT", "not ok - WHAT" (details on "#" lines after it) and
- * "# comment"; every subcommand exits non-zero if a check failed.
+ * Built with "gcc -static", together with tests/common/selfcheck.c, and
+ * run inside the QEMU guest.  Subcommands that check something print
+ * TAP-like lines the suite renumbers: "ok - WHAT", "not ok - WHAT"
+ * (details on "#" lines after it) and "# comment"; every subcommand exits
+ * non-zero if a check failed.
  *
  *   klogstress follow FILE          copy the caller's /dev/kmsg to FILE
  *                                   until killed ("LOST" on EPIPE)
@@ -72,6 +73,7 @@
 #include <linux/netfilter/xt_LOG.h>
 #include <linux/netfilter_ipv4/ip_tables.h>
 
+#include "selfcheck.h"
 #include "syslog_ns.h"
 
 #define SYSLOG_ACTION_READ		2
@@ -701,50 +703,37 @@ static void on_alarm(int sig)
 	(void)sig;
 }
 
-static uint32_t fnv32(const char *s, size_t n)
-{
-	uint32_t h = 2166136261u;
-
-	while (n--)
-		h = (h ^ (unsigned char)*s++) * 16777619u;
-	return h;
-}
-
 /*
- * Is @text a record of namespace @ns: "CC ns w seq sum filler", where
- * sum is fnv32 of everything after it, or the LOG line of a packet of
- * its netns, "NFns: IN=..."; in "ca" also a copy from "cc":
- * "[ns:<id>:cc] " + such a record of ns 2, or "[ns:<id>:cc] N messages
- * suppressed"?
+ * Is @text a record of namespace @ns: one self-checking fragment
+ * (tests/common/selfcheck.h) of writer @ns, the namespace's writer
+ * process, or the LOG line of a packet of its netns, "NFns: IN=..."; in
+ * "ca" also a copy from "cc": "[ns:<id>:cc] " + such a record of ns 2,
+ * or "[ns:<id>:cc] N messages suppressed"?
  */
 static int conc_valid(int ns, const char *text)
 {
-	unsigned int rns, w, sum;
+	const char *p, *end, *why;
+	struct sc_frag fr;
 	unsigned long seq;
+	unsigned int rns;
 	int off = 0;
-	const char *f;
 
 	if (ns == 0 && sscanf(text, "[ns:%lu:cc] %n", &seq, &off) == 1 &&
 	    off) {
 		text += off;
 		off = 0;
 		ns = 2;
-		if (sscanf(text, "%lu messages suppressed%n", &seq, &off) == 1 &&
-		    !text[off])
+		if (sscanf(text, "%lu messages suppressed%n", &seq,
+			   &off) == 1 && !text[off])
 			return 1;
 	}
 	if (sscanf(text, "NF%u: IN=%n", &rns, &off) == 1 && off &&
 	    (int)rns == ns)
 		return strstr(text, " PROTO=UDP ") && strstr(text, " DPT=9 ");
-	off = 0;
-	if (sscanf(text, "CC %u %u %lu %x %n", &rns, &w, &seq, &sum, &off) != 4
-	    || (int)rns != ns || w != 0)
-		return 0;
-	f = text + off;
-	if (strspn(f, "abcdefghijklmnopqrstuvwxyz") != strlen(f) ||
-	    strlen(f) != seq % 97 + 1)
-		return 0;
-	return fnv32(f, strlen(f)) == sum;
+	p = text;
+	end = text + strlen(text);
+	return sc_parse(&p, end, &fr, &why) && p == end &&
+	       fr.w == (uint32_t)ns && fr.k == 1;
 }
 
 static void conc_bad(int ns, int w, const char *what, const char *text)
@@ -781,7 +770,8 @@ static void conc_lines(int ns, int w, char *buf, long n)
 
 static void conc_writer(int ns, uint64_t end)
 {
-	char fill[128];
+	struct sc_frag fr = { .w = ns, .f = 1, .k = 1 };
+	char fill[128], frag[SC_FRAG_MAX];
 	unsigned long seq, *op = cst->op[ns][0];
 	int fd = -1, len, s, rx;
 
@@ -802,10 +792,10 @@ static void conc_writer(int ns, uint64_t end)
 		}
 		len = seq % 97 + 1;
 		memset(fill, 'a' + seq % 26, len);
-		fill[len] = '\0';
+		fr.s = seq;
+		sc_format(frag, &fr, fill, len);
 		/* LOG_USER, levels 5-7: nothing for the console */
-		if (kmsg_put(fd, "<%lu>CC %d 0 %lu %x %s\n", 13 + seq % 3, ns,
-			     seq, fnv32(fill, len), fill)) {
+		if (kmsg_put(fd, "<%lu>%s\n", 13 + seq % 3, frag)) {
 			conc_bad(ns, 0, "write failed", strerror(errno));
 			break;
 		}

@@ -80,7 +80,8 @@ pre=
 XT=/usr/lib/x86_64-linux-gnu/xtables
 gcc -static -O2 -Wall -Wextra -Werror -o "$out/klogns" "$HERE/klogns.c"
 gcc -static -O2 -Wall -Wextra -Werror -o "$out/capture" "$REPO/tests/golden/capture.c"
-gcc -static -O2 -Wall -Wextra -Werror -o "$out/klogstress" "$HERE/klogstress.c"
+gcc -static -O2 -Wall -Wextra -Werror -I "$REPO/tests/common" \
+	-o "$out/klogstress" "$HERE/klogstress.c" "$REPO/tests/common/selfcheck.c"
 gcc -static -O2 -Wall -Wextra -Werror -o "$out/syslogns" \
 	"$REPO/tools/syslogns/syslogns.c"
 # The series' own kselftest (tools/testing/selftests/syslog_ns/), taken

@@ -30,10 +30,11 @@
  *   through an open /dev/kmsg file after dropping its own reference,
  *   and destroys them.
  *
- * Every fragment of every message is "W<w> S<s> F<f>/<k> L<n> C<crc> "
- * followed by n filler bytes and '|', so that every committed record,
- * however the continuation buffer split or joined the fragments, can be
- * checked on its own.  For every record seen, each reader checks:
+ * Every fragment of every message is a self-checking fragment
+ * (tests/common/selfcheck.h: "W<w> S<s> F<f>/<k> L<n> C<crc> ", n filler
+ * bytes and '|'), so that every committed record, however the
+ * continuation buffer split or joined the fragments, can be checked on
+ * its own.  For every record seen, each reader checks:
  *
  * - corruption: each fragment parses and its checksum matches, the
  *   fragments of a record are consecutive parts of one message, the
@@ -66,14 +67,12 @@
 
 #include "klog/klog.h"
 #include "internal.h"
+#include "selfcheck.h"
 
 #define MAX_WRITERS 32
 #define MAX_READERS 32
 #define NWID (MAX_WRITERS + 3)	/* writers, churn, flood, child-user */
 #define STORE_CALLER(w) (0x7ff00000u + (u32)(w))
-#define FILLER_MAX 900
-#define HDR_MAX 64
-#define FRAG_MAX (HDR_MAX + FILLER_MAX + 2)
 #define DEFAULT_LEVEL KLOG_DEFAULT_LEVEL
 #define FAC_PRINTK 0
 #define FAC_STORE 3
@@ -154,15 +153,6 @@ static void rng_init(struct rng *r, u64 a, u64 b)
 	r->s = hash3(a, b, 0x5eed) | 1;
 }
 
-static u32 fnv(u32 h, const void *p, size_t n)
-{
-	const unsigned char *b = p;
-
-	while (n--)
-		h = (h ^ *b++) * 16777619u;
-	return h;
-}
-
 static void relax(int *idle)
 {
 	if (++*idle < 64) {
@@ -221,7 +211,7 @@ static bool has_dict(int w, u32 s)
 static u32 filler_len(int w, u32 s, u32 f)
 {
 	u64 h = hash3(w, s, 16 + f);
-	u32 max = w >= opt.writers ? 120 : FILLER_MAX / frags_of(w, s);
+	u32 max = w >= opt.writers ? 120 : SC_FILL_MAX / frags_of(w, s);
 
 	/* Half short, half anywhere up to the largest. */
 	if (h & 1)
@@ -232,32 +222,18 @@ static u32 filler_len(int w, u32 s, u32 f)
 static const char alnum[] =
 	"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
 
-static u32 frag_crc(u32 w, u32 s, u32 f, u32 k, const char *fill, u32 n)
-{
-	u32 v[5] = { w, s, f, k, n };
-	u32 h = fnv(2166136261u, v, sizeof(v));
-
-	return fnv(h, fill, n);
-}
-
-/* One fragment into @buf (FRAG_MAX bytes); its length. */
+/* One fragment into @buf (SC_FRAG_MAX bytes); its length. */
 static size_t make_frag(char *buf, int w, u32 s, u32 f, u32 k)
 {
+	struct sc_frag fr = { .w = (u32)w, .s = s, .f = f, .k = k };
 	u32 n = filler_len(w, s, f), i;
+	char fill[SC_FILL_MAX];
 	struct rng r;
-	char fill[FILLER_MAX];
-	int len;
 
 	rng_init(&r, ((u64)w << 32) | s, f);
 	for (i = 0; i < n; i++)
 		fill[i] = alnum[rnd(&r) % (sizeof(alnum) - 1)];
-	len = snprintf(buf, FRAG_MAX, "W%d S%u F%u/%u L%u C%08x ", w, s, f, k,
-		       n, frag_crc(w, s, f, k, fill, n));
-	memcpy(buf + len, fill, n);
-	len += n;
-	buf[len++] = '|';
-	buf[len] = '\0';
-	return len;
+	return sc_format(buf, &fr, fill, n);
 }
 
 /* ---- validation --------------------------------------------------- */
@@ -315,89 +291,19 @@ static void reader_reset(struct reader *rd)
 	rd->known = false;
 }
 
-static bool parse_u32(const char **p, const char *end, u32 *v)
-{
-	const char *s = *p;
-	u64 x = 0;
-
-	if (s >= end || *s < '0' || *s > '9')
-		return false;
-	while (s < end && *s >= '0' && *s <= '9') {
-		x = x * 10 + (u64)(*s++ - '0');
-		if (x > 0xffffffffu)
-			return false;
-	}
-	*v = (u32)x;
-	*p = s;
-	return true;
-}
-
-static bool expect(const char **p, const char *end, char c)
-{
-	if (*p >= end || **p != c)
-		return false;
-	(*p)++;
-	return true;
-}
-
-struct frag {
-	u32 w, s, f, k;
-};
-
-/* Parse and verify one fragment at *@p; advance past its '|'. */
-static bool parse_frag(const char **p, const char *end, struct frag *fr,
+/* One fragment at *@p: sc_parse(), then the limits of this run. */
+static bool parse_frag(const char **p, const char *end, struct sc_frag *fr,
 		       const char **why)
 {
 	const char *q = *p;
-	u32 n, crc = 0;
-	int i;
 
-	if (!expect(&q, end, 'W') || !parse_u32(&q, end, &fr->w) ||
-	    !expect(&q, end, ' ') || !expect(&q, end, 'S') ||
-	    !parse_u32(&q, end, &fr->s) || !expect(&q, end, ' ') ||
-	    !expect(&q, end, 'F') || !parse_u32(&q, end, &fr->f) ||
-	    !expect(&q, end, '/') || !parse_u32(&q, end, &fr->k) ||
-	    !expect(&q, end, ' ') || !expect(&q, end, 'L') ||
-	    !parse_u32(&q, end, &n) || !expect(&q, end, ' ') ||
-	    !expect(&q, end, 'C')) {
-		*why = "bad fragment header";
+	if (!sc_parse(&q, end, fr, why))
 		return false;
-	}
-	for (i = 0; i < 8; i++, q++) {
-		int d;
-
-		if (q >= end) {
-			*why = "short checksum";
-			return false;
-		}
-		if (*q >= '0' && *q <= '9')
-			d = *q - '0';
-		else if (*q >= 'a' && *q <= 'f')
-			d = *q - 'a' + 10;
-		else {
-			*why = "bad checksum digit";
-			return false;
-		}
-		crc = crc << 4 | (u32)d;
-	}
-	if (!expect(&q, end, ' ')) {
-		*why = "bad fragment header";
-		return false;
-	}
-	if (n > FILLER_MAX || (size_t)(end - q) < (size_t)n + 1 ||
-	    q[n] != '|') {
-		*why = "fragment length";
-		return false;
-	}
-	if (fr->w >= (u32)NWID || fr->f < 1 || fr->f > fr->k || fr->k > 3) {
+	if (fr->w >= (u32)NWID || fr->k > 3) {
 		*why = "fragment fields out of range";
 		return false;
 	}
-	if (frag_crc(fr->w, fr->s, fr->f, fr->k, q, n) != crc) {
-		*why = "checksum mismatch";
-		return false;
-	}
-	*p = q + n + 1;
+	*p = q;
 	return true;
 }
 
@@ -407,7 +313,7 @@ static bool is_writer(u32 w)
 }
 
 /* Per-writer order and loss check of one fragment. */
-static void check_order(struct reader *rd, const struct frag *fr)
+static void check_order(struct reader *rd, const struct sc_frag *fr)
 {
 	struct wstate *ws = &rd->ws[fr->w];
 	u32 es, ef;
@@ -448,7 +354,7 @@ static bool is_note(const char *p, const char *end)
 	u32 n;
 	static const char tail[] = " messages suppressed";
 
-	if (!parse_u32(&q, end, &n))
+	if (!sc_parse_u32(&q, end, &n))
 		return false;
 	return (size_t)(end - q) == sizeof(tail) - 1 &&
 	       !memcmp(q, tail, sizeof(tail) - 1);
@@ -499,7 +405,7 @@ static void check_record(struct reader *rd, const char *text, size_t len,
 {
 	const char *p = text, *end = text + len, *why = NULL;
 	int prefixes = 0;
-	struct frag fr, first = { 0 };
+	struct sc_frag fr, first = { 0 };
 	u32 nfr = 0;
 	u64 id, from_id = 0;
 	char dict[64];
@@ -675,8 +581,8 @@ static void check_syslog_line(struct reader *rd, const char *line, size_t n)
 	struct meta m = { 0 };
 	u32 prio;
 
-	if (!expect(&p, end, '<') || !parse_u32(&p, end, &prio) ||
-	    !expect(&p, end, '>') || !expect(&p, end, '[')) {
+	if (!sc_expect(&p, end, '<') || !sc_parse_u32(&p, end, &prio) ||
+	    !sc_expect(&p, end, '>') || !sc_expect(&p, end, '[')) {
 		violation(rd->name, "bad syslog line '%.*s'",
 			  (int)(n > 100 ? 100 : n), line);
 		return;
@@ -722,25 +628,25 @@ static void check_kmsg(struct reader *rd, const char *buf, size_t n,
 	u64 sq = 0;
 	char flag;
 
-	if (!parse_u32(&p, end, &prio) || !expect(&p, end, ',')) {
+	if (!sc_parse_u32(&p, end, &prio) || !sc_expect(&p, end, ',')) {
 		violation(rd->name, "bad kmsg header '%.*s'",
 			  (int)(n > 80 ? 80 : n), buf);
 		return;
 	}
 	while (p < end && *p >= '0' && *p <= '9')
 		sq = sq * 10 + (u64)(*p++ - '0');
-	if (!expect(&p, end, ',')) {
+	if (!sc_expect(&p, end, ',')) {
 		violation(rd->name, "bad kmsg seq");
 		return;
 	}
 	while (p < end && *p >= '0' && *p <= '9')
 		p++;
-	if (!expect(&p, end, ',') || p >= end) {
+	if (!sc_expect(&p, end, ',') || p >= end) {
 		violation(rd->name, "bad kmsg time");
 		return;
 	}
 	flag = *p++;
-	if ((flag != '-' && flag != 'c') || !expect(&p, end, ';')) {
+	if ((flag != '-' && flag != 'c') || !sc_expect(&p, end, ';')) {
 		violation(rd->name, "bad kmsg flags");
 		return;
 	}
@@ -815,7 +721,7 @@ static void write_message(int w, u32 s, struct klog_kmsg *kf, struct rng *r)
 {
 	u32 k = frags_of(w, s), f;
 	int level = level_of(w, s);
-	char frag[FRAG_MAX + 8];
+	char frag[SC_FRAG_MAX + 8];
 	size_t n;
 
 	for (f = 1; f <= k; f++) {
@@ -855,7 +761,7 @@ static void write_message(int w, u32 s, struct klog_kmsg *kf, struct rng *r)
 			break;
 		}
 		case M_KMSG: {
-			char line[FRAG_MAX + 16];
+			char line[SC_FRAG_MAX + 16];
 			int len = snprintf(line, sizeof(line), "<%d>%s\n",
 					   FAC_KMSG << 3 | level, frag);
 
@@ -1201,7 +1107,7 @@ static int churn_set_up(struct klog_ns *c, const char *tag)
 
 static void churn_write(struct klog_ns *ns, int w, u32 s)
 {
-	char frag[FRAG_MAX];
+	char frag[SC_FRAG_MAX];
 
 	make_frag(frag, w, s, 1, 1);
 	if (klog_ns_printk(ns, "\001%c%s\n", '0' + CHURN_LEVEL, frag) < 0)
@@ -1386,7 +1292,7 @@ static void *churn_main(void *arg)
 		/* A /dev/kmsg write in the child: user, never propagated. */
 		{
 			struct klog_syslog_ctx cctx = { .ns = c };
-			char frag[FRAG_MAX], line[FRAG_MAX + 8];
+			char frag[SC_FRAG_MAX], line[SC_FRAG_MAX + 8];
 			int len;
 
 			if (klog_kmsg_open(kf, &cctx, KLOG_KMSG_READ |
