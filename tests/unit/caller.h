@@ -1,39 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
  * caller.h - a syslog(2) caller for the tests of the syslog and /dev/kmsg
- * layers: a fake clock, fake user namespaces, and a klog_syslog_ctx whose
- * ops record capability checks, security (LSM) calls and copies.
+ * layers: fake user namespaces, a klog_syslog_ctx whose ops record
+ * capability checks, security (LSM) calls and copies, and the fixture
+ * those tests start from.  The clock is common.h's.
  */
 #ifndef KLOG_TEST_CALLER_H
 #define KLOG_TEST_CALLER_H
 
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <string.h>
-#include <cmocka.h>
+#include "common.h"
 
-#include "klog/klog.h"
-#include "internal.h"
-
-#ifndef NSEC
-#define NSEC 1000000000ull
-#endif
-
+/* Owners (user namespaces) are just distinct addresses. */
 static char init_userns, child_userns;
-
-static u64 now_ns;
-
-static inline uint64_t fake_clock(void)
-{
-	return now_ns;
-}
-
-static inline void at_sec(unsigned int s)
-{
-	now_ns = (u64)s * NSEC;
-}
 
 /* ---- callers --------------------------------------------------------- */
 
@@ -62,7 +40,8 @@ static inline void t_hook(struct tcaller *c, char h)
 		c->hooks[n] = h;
 }
 
-static inline bool t_capable(const struct klog_syslog_ctx *ctx, void *owner, int cap)
+static inline bool t_capable(const struct klog_syslog_ctx *ctx, void *owner,
+			     int cap)
 {
 	struct tcaller *c = ctx->priv;
 	int i;
@@ -142,16 +121,48 @@ static inline void grant(struct tcaller *c, void *owner)
 	c->caps[c->ncaps++] = owner;
 }
 
-
-/* A child namespace, or the test fails. */
-static inline struct klog_ns *mk_child(struct klog_ns *parent, void *owner,
-				const char *tag, u32 size)
+/* A child of @parent owned by child_userns, or the test fails. */
+static inline struct klog_ns *mk_user_child(struct klog_ns *parent,
+					    const char *tag, u32 size)
 {
-	struct klog_ns_params p = { .size = size, .tag = tag, .owner = owner };
-	struct klog_ns *ns = NULL;
+	return mk_owned_child(parent, &child_userns, tag, size);
+}
 
-	assert_int_equal(klog_ns_create(parent, &p, &ns), 0);
-	return ns;
+/* ---- the fixture ------------------------------------------------------ */
+
+/*
+ * The fake clock at 1 s, no injected failure, @root (16 KiB, owned by
+ * init_userns) with its own settings @cfg, copies from its children as
+ * @propagate says, and @me, a caller in @root with CAP_SYSLOG over
+ * init_userns.
+ */
+static struct klog_config cfg;
+static struct klog_ns *root;
+static struct tcaller me;
+
+static inline int caller_fixture_setup(int propagate)
+{
+	struct klog_ns_params p = {
+		.size = 16384, .owner = &init_userns, .cfg = &cfg,
+	};
+
+	common_setup(NULL);
+	klog_config_init(&cfg);
+	cfg.propagate = propagate;
+	root = NULL;
+	if (klog_ns_create(NULL, &p, &root))
+		return -1;
+	caller_init(&me, root);
+	grant(&me, &init_userns);
+	return 0;
+}
+
+static inline void caller_fixture_teardown(void)
+{
+	caller_fini(&me);
+	klog_ns_put(root);
+	root = NULL;
+	common_teardown(NULL);
 }
 
 #endif /* KLOG_TEST_CALLER_H */

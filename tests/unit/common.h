@@ -23,15 +23,26 @@
 /* Caller ids with the top bit set never collide with kl_caller_id(). */
 #define CALLER(n) (0x80000000u | (u32)(n))
 
+#define NSEC_PER_SEC 1000000000ull
 #define NSEC_PER_MSEC 1000000ull
 
 /* ---- fake clock ---------------------------------------------------- */
 
-static u64 fake_now = 1000000000ull;
+/*
+ * The one clock of the unit tests: the library reads fake_clock() once
+ * common_setup() (or caller_fixture_setup()) has installed it, and time
+ * moves only when a test moves it.
+ */
+static u64 fake_now = NSEC_PER_SEC;
 
 static inline uint64_t fake_clock(void)
 {
 	return fake_now;
+}
+
+static inline void clock_set_sec(u64 s)
+{
+	fake_now = s * NSEC_PER_SEC;
 }
 
 static inline void clock_set_ms(u64 ms)
@@ -48,7 +59,7 @@ static inline void clock_advance_ms(u64 ms)
 static inline int common_setup(void **state)
 {
 	(void)state;
-	fake_now = 1000000000ull;
+	fake_now = NSEC_PER_SEC;
 	klog_testing_set_clock(fake_clock);
 	klog_testing_fail_alloc(0);
 	return 0;
@@ -87,15 +98,25 @@ static inline struct klog_ns *mk_root(struct klog_config *cfg, u32 size)
 	return ns;
 }
 
-static inline struct klog_ns *mk_child(struct klog_ns *parent,
-				       const char *tag, u32 size)
+/* A child of @parent owned by @owner (a user namespace), or the test fails. */
+static inline struct klog_ns *mk_owned_child(struct klog_ns *parent,
+					     void *owner, const char *tag,
+					     u32 size)
 {
-	struct klog_ns_params p = { .size = size, .tag = tag };
+	struct klog_ns_params p = {
+		.size = size, .tag = tag, .owner = owner,
+	};
 	struct klog_ns *ns = NULL;
 
 	assert_int_equal(klog_ns_create(parent, &p, &ns), 0);
 	assert_non_null(ns);
 	return ns;
+}
+
+static inline struct klog_ns *mk_child(struct klog_ns *parent,
+				       const char *tag, u32 size)
+{
+	return mk_owned_child(parent, NULL, tag, size);
 }
 
 /*

@@ -8,55 +8,26 @@
  * ratelimit is docs/design.md S6.  Time is a fake clock starting at 1 s, so a
  * record written then shows usec 1000000.
  */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include <pthread.h>
 #include <time.h>
-#include <cmocka.h>
-
-#include "klog/klog.h"
-#include "internal.h"
-#include "klog/testing.h"
-
-#define NSEC 1000000000ull
-#define MSEC 1000000ull
-#define POLL_IN (KLOG_POLLIN | KLOG_POLLRDNORM)
-#define POLL_LOST (POLL_IN | KLOG_POLLERR | KLOG_POLLPRI)
 
 #include "caller.h"
 
+#define POLL_IN (KLOG_POLLIN | KLOG_POLLRDNORM)
+#define POLL_LOST (POLL_IN | KLOG_POLLERR | KLOG_POLLPRI)
+
 /* ---- fixture ----------------------------------------------------------- */
 
-static struct klog_config cfg;
-static struct klog_ns *root;
-static struct tcaller me;	/* CAP_SYSLOG over the root's owner */
 static struct klog_kmsg f, g;
 static char out[8192];
 
+/* caller.h's fixture, with no copies to the root, and two files. */
 static int setup(void **state)
 {
-	struct klog_ns_params p = {
-		.size = 16384, .owner = &init_userns, .cfg = &cfg,
-	};
-
 	(void)state;
-	now_ns = NSEC;
-	klog_testing_set_clock(fake_clock);
-	klog_testing_fail_alloc(0);
-	klog_config_init(&cfg);
-	root = NULL;
-	if (klog_ns_create(NULL, &p, &root))
-		return -1;
-	caller_init(&me, root);
-	grant(&me, &init_userns);
 	memset(&f, 0, sizeof(f));
 	memset(&g, 0, sizeof(g));
-	return 0;
+	return caller_fixture_setup(KLOG_PROPAGATE_NONE);
 }
 
 static int teardown(void **state)
@@ -66,10 +37,7 @@ static int teardown(void **state)
 		klog_kmsg_release(&f);
 	if (g.ns)
 		klog_kmsg_release(&g);
-	caller_fini(&me);
-	klog_ns_put(root);
-	root = NULL;
-	klog_testing_set_clock(NULL);
+	caller_fixture_teardown();
 	return 0;
 }
 
@@ -132,7 +100,7 @@ static struct klog_ns_stats stats(struct klog_ns *ns)
 
 static void open_binds_namespace_and_holds_reference(void **state)
 {
-	struct klog_ns *child = mk_child(root, &child_userns, "c", 4096);
+	struct klog_ns *child = mk_user_child(root, "c", 4096);
 	struct tcaller c;
 
 	(void)state;
@@ -160,7 +128,7 @@ static void open_binds_namespace_and_holds_reference(void **state)
 
 static void open_starts_at_first_record(void **state)
 {
-	struct klog_ns *child = mk_child(root, &child_userns, NULL, 4096);
+	struct klog_ns *child = mk_user_child(root, NULL, 4096);
 	struct tcaller c;
 	char want[64];
 	unsigned int i;
@@ -367,7 +335,7 @@ static void read_one_record_per_call(void **state)
 {
 	(void)state;
 	klog_ns_printk(root, "\0016hello\n");
-	now_ns = 2 * NSEC + 345678;
+	fake_now = 2 * NSEC_PER_SEC + 345678;
 	klog_ns_printk(root, "\0013world\n");
 	open_rw(&f, &me);
 	expect_rec(&f, "6,0,1000000,-;hello\n");
@@ -394,7 +362,7 @@ static void read_too_small_einval_consumes(void **state)
 
 static void read_epipe_once_after_overwrite(void **state)
 {
-	struct klog_ns *child = mk_child(root, &child_userns, NULL, 4096);
+	struct klog_ns *child = mk_user_child(root, NULL, 4096);
 	struct tcaller c;
 	char want[64];
 	unsigned int i;
@@ -429,7 +397,7 @@ static void read_epipe_once_after_overwrite(void **state)
 
 static void read_epipe_checked_before_size(void **state)
 {
-	struct klog_ns *child = mk_child(root, &child_userns, NULL, 4096);
+	struct klog_ns *child = mk_user_child(root, NULL, 4096);
 	struct tcaller c;
 	char want[64];
 	unsigned int i;
@@ -773,7 +741,7 @@ static void ratelimit_is_per_namespace_not_per_file(void **state)
 	assert_int_equal(stats(root).dropped_ratelimit, 2);
 	/* Another file buys no more budget. */
 	assert_int_equal(klog_kmsg_open(&h, &me.ctx, KLOG_KMSG_WRITE), 0);
-	now_ns += 4999 * MSEC;
+	clock_advance_ms(4999);
 	assert_int_equal(wr(&h, "h\n"), 2);
 	assert_int_equal(root->ring.next_seq, 10);
 	assert_int_equal(stats(root).dropped_ratelimit, 3);
@@ -800,7 +768,7 @@ static void ratelimit_window_reopens(void **state)
 	 * reports what it refused before the first write of the new window
 	 * (upstream's per-file limiter reports it at release).
 	 */
-	now_ns += 5001 * MSEC;
+	clock_advance_ms(5001);
 	assert_int_equal(wr(&f, "<6>again\n"), 9);
 	expect_rec(&f, "4,10,6001000,-;printk: test: 2 output lines suppressed due to ratelimiting\n");
 	expect_rec(&f, "14,11,6001000,-;again\n");
@@ -813,7 +781,7 @@ static void ratelimit_window_reopens(void **state)
 
 static void ratelimit_separate_namespaces(void **state)
 {
-	struct klog_ns *child = mk_child(root, &child_userns, "c", 4096);
+	struct klog_ns *child = mk_user_child(root, "c", 4096);
 	struct tcaller c;
 	int i;
 
@@ -853,7 +821,7 @@ static void ratelimit_off_when_devkmsg_on(void **state)
  */
 static void ratelimit_note_copied_only_under_policy_all(void **state)
 {
-	struct klog_ns *child = mk_child(root, &child_userns, "c", 8192);
+	struct klog_ns *child = mk_user_child(root, "c", 8192);
 	struct tcaller c;
 	char want[256];
 	int i;
@@ -869,7 +837,7 @@ static void ratelimit_note_copied_only_under_policy_all(void **state)
 		expect_wr(&g, "<6>w\n");
 	assert_int_equal(stats(child).dropped_ratelimit, 2);
 	klog_ns_printk(child, "\0016kernel\n");
-	now_ns += 5001 * MSEC;
+	clock_advance_ms(5001);
 	assert_int_equal(klog_kmsg_write(&g, "<6>again\n", 9,
 					 "a-very-long-command-name"), 9);
 	for (i = 0; i < 11; i++)
@@ -888,7 +856,7 @@ static void ratelimit_note_copied_only_under_policy_all(void **state)
 	cfg.propagate = KLOG_PROPAGATE_ALL;
 	for (i = 0; i < 12; i++)
 		expect_wr(&g, "<6>x\n");	/* 9 fit, 3 refused */
-	now_ns += 5001 * MSEC;
+	clock_advance_ms(5001);
 	expect_wr(&g, "<6>last\n");
 	for (i = 0; i < 9; i++) {
 		snprintf(want, sizeof(want), "14,%d,6001000,-;[ns:2:c] x\n"
@@ -932,8 +900,8 @@ static void default_policy_copies_nothing(void **state)
 
 	/* The fixture's root runs on klog_config_init() as it is. */
 	assert_int_equal(cfg.propagate, KLOG_PROPAGATE_NONE);
-	child = mk_child(root, &child_userns, "c", 4096);
-	grand = mk_child(child, &child_userns, NULL, 4096);
+	child = mk_user_child(root, "c", 4096);
+	grand = mk_user_child(child, NULL, 4096);
 	caller_init(&c, child);
 	grant(&c, &child_userns);
 	open_rw(&g, &c);
@@ -1007,7 +975,7 @@ static void seek_bad_offset_and_whence(void **state)
 
 static void poll_states(void **state)
 {
-	struct klog_ns *child = mk_child(root, &child_userns, NULL, 4096);
+	struct klog_ns *child = mk_user_child(root, NULL, 4096);
 	struct tcaller c;
 	unsigned int i;
 
@@ -1077,7 +1045,7 @@ static void proc_kmsg_read_is_destructive(void **state)
 	(void)state;
 	proc_init(&p, true);
 	klog_ns_printk(root, "\0016hello\n");
-	now_ns = 2 * NSEC;
+	fake_now = 2 * NSEC_PER_SEC;
 	klog_ns_printk(root, "\0016world\n");
 	assert_int_equal(klog_proc_kmsg_open(&p.ctx), 0);
 	assert_int_equal(klog_proc_kmsg_poll(&p.ctx), POLL_IN);
@@ -1263,56 +1231,57 @@ static void proc_kmsg_checked_asks_no_hook(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-#define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
-		T(open_binds_namespace_and_holds_reference),
-		T(open_starts_at_first_record),
-		T(open_read_denied_by_dmesg_restrict),
-		T(open_eperm_when_devkmsg_off),
-		T(open_asks_each_hook_once),
-		T(open_security_error_refuses_readers),
-		T(open_checked_asks_no_hook),
-		T(write_dropped_when_devkmsg_turned_off),
-		T(read_one_record_per_call),
-		T(read_too_small_einval_consumes),
-		T(read_epipe_once_after_overwrite),
-		T(read_epipe_checked_before_size),
-		T(read_nonblock_empty_eagain),
-		T(read_blocks_until_a_record),
-		T(readers_have_own_cursors),
-		T(read_cont_flag_and_dict),
-		T(read_caller_id_when_configured),
-		T(read_escapes_written_bytes),
-		T(write_prefix_level),
-		T(write_no_prefix_default_level),
-		T(write_prefix_facility_and_level),
-		T(write_prefix_kernel_facility_becomes_user),
-		T(write_prefix_empty_number),
-		T(write_prefix_malformed_kept),
-		T(write_prefix_only_makes_empty_record),
-		T(write_kernel_prefix_not_parsed),
-		T(write_strips_one_newline),
-		T(write_multiline_one_record),
-		T(write_stops_at_nul),
-		T(write_empty_returns_zero),
-		T(write_over_1024_einval),
-		T(write_exactly_1024_accepted),
-		T(ratelimit_is_per_namespace_not_per_file),
-		T(ratelimit_window_reopens),
-		T(ratelimit_separate_namespaces),
-		T(ratelimit_off_when_devkmsg_on),
-		T(ratelimit_note_copied_only_under_policy_all),
-		T(default_policy_copies_nothing),
-		T(seek_set_end_data),
-		T(seek_bad_offset_and_whence),
-		T(poll_states),
-		T(proc_kmsg_open_needs_privilege),
-		T(proc_kmsg_read_nonblock_empty),
-		T(proc_kmsg_read_is_destructive),
-		T(proc_kmsg_partial_reads),
-		T(proc_kmsg_read_zero_with_data),
-		T(proc_kmsg_hooks_per_call),
-		T(proc_kmsg_security_error),
-		T(proc_kmsg_checked_asks_no_hook),
+/* A test with this file's fixture (setup, teardown). */
+#define TC(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
+		TC(open_binds_namespace_and_holds_reference),
+		TC(open_starts_at_first_record),
+		TC(open_read_denied_by_dmesg_restrict),
+		TC(open_eperm_when_devkmsg_off),
+		TC(open_asks_each_hook_once),
+		TC(open_security_error_refuses_readers),
+		TC(open_checked_asks_no_hook),
+		TC(write_dropped_when_devkmsg_turned_off),
+		TC(read_one_record_per_call),
+		TC(read_too_small_einval_consumes),
+		TC(read_epipe_once_after_overwrite),
+		TC(read_epipe_checked_before_size),
+		TC(read_nonblock_empty_eagain),
+		TC(read_blocks_until_a_record),
+		TC(readers_have_own_cursors),
+		TC(read_cont_flag_and_dict),
+		TC(read_caller_id_when_configured),
+		TC(read_escapes_written_bytes),
+		TC(write_prefix_level),
+		TC(write_no_prefix_default_level),
+		TC(write_prefix_facility_and_level),
+		TC(write_prefix_kernel_facility_becomes_user),
+		TC(write_prefix_empty_number),
+		TC(write_prefix_malformed_kept),
+		TC(write_prefix_only_makes_empty_record),
+		TC(write_kernel_prefix_not_parsed),
+		TC(write_strips_one_newline),
+		TC(write_multiline_one_record),
+		TC(write_stops_at_nul),
+		TC(write_empty_returns_zero),
+		TC(write_over_1024_einval),
+		TC(write_exactly_1024_accepted),
+		TC(ratelimit_is_per_namespace_not_per_file),
+		TC(ratelimit_window_reopens),
+		TC(ratelimit_separate_namespaces),
+		TC(ratelimit_off_when_devkmsg_on),
+		TC(ratelimit_note_copied_only_under_policy_all),
+		TC(default_policy_copies_nothing),
+		TC(seek_set_end_data),
+		TC(seek_bad_offset_and_whence),
+		TC(poll_states),
+		TC(proc_kmsg_open_needs_privilege),
+		TC(proc_kmsg_read_nonblock_empty),
+		TC(proc_kmsg_read_is_destructive),
+		TC(proc_kmsg_partial_reads),
+		TC(proc_kmsg_read_zero_with_data),
+		TC(proc_kmsg_hooks_per_call),
+		TC(proc_kmsg_security_error),
+		TC(proc_kmsg_checked_asks_no_hook),
 #undef T
 	};
 

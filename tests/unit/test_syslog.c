@@ -9,62 +9,29 @@
  * permission decision is under the test's control.  Time is a fake clock:
  * a record printed at second N shows "[    N.000000]".
  */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include <pthread.h>
 #include <time.h>
-#include <cmocka.h>
 
-#include "klog/klog.h"
-#include "internal.h"
-#include "klog/testing.h"
-
-#define NSEC 1000000000ull
-
-/* Owners (user namespaces) are just distinct addresses. */
 #include "caller.h"
 
 /* ---- fixture ----------------------------------------------------------- */
 
-static struct klog_config cfg;
-static struct klog_ns *root;
-static struct tcaller me;	/* CAP_SYSLOG over the root's owner */
 static char out[16384];
 
+/*
+ * caller.h's fixture; copies are off by default, the host here wants
+ * kernel ones.
+ */
 static int setup(void **state)
 {
-	struct klog_ns_params p = {
-		.size = 16384, .owner = &init_userns, .cfg = &cfg,
-	};
-
 	(void)state;
-	at_sec(1);
-	klog_testing_set_clock(fake_clock);
-	klog_testing_fail_alloc(0);
-	klog_config_init(&cfg);
-	/* Copies are off by default; the host here wants kernel ones. */
-	cfg.propagate = KLOG_PROPAGATE_KERNEL;
-	root = NULL;
-	if (klog_ns_create(NULL, &p, &root))
-		return -1;
-	caller_init(&me, root);
-	grant(&me, &init_userns);
-	return 0;
+	return caller_fixture_setup(KLOG_PROPAGATE_KERNEL);
 }
 
 static int teardown(void **state)
 {
 	(void)state;
-	caller_fini(&me);
-	klog_ns_put(root);
-	root = NULL;
-	klog_testing_fail_alloc(0);
-	klog_testing_set_clock(NULL);
+	caller_fixture_teardown();
 	return 0;
 }
 
@@ -88,15 +55,15 @@ static void expect_out(int n, const char *want)
 
 static void log_three(struct klog_ns *ns, int n)
 {
-	at_sec(1);
+	clock_set_sec(1);
 	klog_ns_printk(ns, "\0016hello\n");
 	if (n < 2)
 		return;
-	at_sec(2);
+	clock_set_sec(2);
 	klog_ns_printk(ns, "\0016world\n");
 	if (n < 3)
 		return;
-	at_sec(3);
+	clock_set_sec(3);
 	klog_ns_printk(ns, "\0016again\n");
 }
 
@@ -173,7 +140,7 @@ static void perm_dmesg_restrict(void **state)
 
 static void perm_dmesg_restrict_per_namespace(void **state)
 {
-	struct klog_ns *child = mk_child(root, &child_userns, "c", 4096);
+	struct klog_ns *child = mk_user_child(root, "c", 4096);
 	struct tcaller in_child, in_root;
 
 	(void)state;
@@ -206,7 +173,7 @@ static void perm_dmesg_restrict_inherited_at_creation(void **state)
 
 	(void)state;
 	klog_ns_set_dmesg_restrict(root, 1);
-	child = mk_child(root, &child_userns, NULL, 0);
+	child = mk_user_child(root, NULL, 0);
 	assert_ptr_equal(child->parent, root);
 	assert_int_equal(child->dmesg_restrict, 1);
 	/* Later changes of the parent do not reach the child. */
@@ -220,7 +187,7 @@ static void perm_dmesg_restrict_inherited_at_creation(void **state)
 	assert_int_equal(klog_ns_resize(child, 4096), 0);
 	assert_int_equal(child->dmesg_restrict, 1);
 	/* A namespace created now inherits its parent's current value. */
-	grandchild = mk_child(child, &child_userns, NULL, 0);
+	grandchild = mk_user_child(child, NULL, 0);
 	assert_int_equal(grandchild->dmesg_restrict, 1);
 	klog_ns_set_dmesg_restrict(child, 0);
 	assert_int_equal(grandchild->dmesg_restrict, 1);
@@ -230,7 +197,7 @@ static void perm_dmesg_restrict_inherited_at_creation(void **state)
 
 static void perm_is_over_the_namespace_owner(void **state)
 {
-	struct klog_ns *child = mk_child(root, &child_userns, NULL, 4096);
+	struct klog_ns *child = mk_user_child(root, NULL, 4096);
 	struct tcaller c_in_child, c_in_root;
 
 	(void)state;
@@ -471,7 +438,7 @@ static void perm_checked_asks_no_hook(void **state)
 		[KLOG_SYSLOG_ACTION_CONSOLE_LEVEL] = -EINVAL,	/* 100 */
 		[KLOG_SYSLOG_ACTION_SIZE_BUFFER] = 16384,
 	};
-	struct klog_ns *child = mk_child(root, &child_userns, "c", 4096);
+	struct klog_ns *child = mk_user_child(root, "c", 4096);
 	struct tcaller u, c;
 	int type;
 
@@ -670,7 +637,7 @@ static void read_copy_fault(void **state)
 	/* A fault after a copy: what was copied counts. */
 	me.copies = 0;
 	me.fail_copy_from = 2;
-	at_sec(4);
+	clock_set_sec(4);
 	klog_ns_printk(root, "\0016fourth\n");
 	expect_out(sys(&me, KLOG_SYSLOG_ACTION_READ, 100), WORLD);
 	me.fail_copy_from = 0;
@@ -741,7 +708,7 @@ static void read_clear_then_read_all_empty(void **state)
 	expect_out(sys(&me, KLOG_SYSLOG_ACTION_READ_CLEAR, 100), HELLO WORLD);
 	assert_int_equal(sys(&me, KLOG_SYSLOG_ACTION_READ_ALL, 100), 0);
 	assert_int_equal(sys(&me, KLOG_SYSLOG_ACTION_READ_CLEAR, 100), 0);
-	at_sec(3);
+	clock_set_sec(3);
 	klog_ns_printk(root, "\0016again\n");
 	expect_out(sys(&me, KLOG_SYSLOG_ACTION_READ_ALL, 100), AGAIN);
 	/* The destructive cursor is not the clear point. */
@@ -860,7 +827,7 @@ static void console_off_on_save_and_restore(void **state)
 
 static void console_from_child_needs_root_privilege(void **state)
 {
-	struct klog_ns *child = mk_child(root, &child_userns, "c", 4096);
+	struct klog_ns *child = mk_user_child(root, "c", 4096);
 	struct tcaller c;
 
 	(void)state;
@@ -939,7 +906,7 @@ static void size_buffer_is_ring_size(void **state)
 	(void)state;
 	assert_int_equal(sys(&me, KLOG_SYSLOG_ACTION_SIZE_BUFFER, 0), 16384);
 	/* A new namespace's ring, then kernel.syslog_ns_size written. */
-	child = mk_child(root, &child_userns, NULL, 0);
+	child = mk_user_child(root, NULL, 0);
 	caller_init(&c, child);
 	grant(&c, &child_userns);
 	assert_int_equal(sys(&c, KLOG_SYSLOG_ACTION_SIZE_BUFFER, 0), 65536);
@@ -968,7 +935,7 @@ static struct klog_ns *flood(struct tcaller *c, unsigned int first,
 
 static void read_skips_ahead_after_overwrite(void **state)
 {
-	struct klog_ns *child = mk_child(root, &child_userns, "f", 4096);
+	struct klog_ns *child = mk_user_child(root, "f", 4096);
 	struct tcaller c;
 	char want[64];
 	u64 first, n;
@@ -998,7 +965,7 @@ static void read_skips_ahead_after_overwrite(void **state)
 
 static void loss_resets_partial_read(void **state)
 {
-	struct klog_ns *child = mk_child(root, &child_userns, "f", 4096);
+	struct klog_ns *child = mk_user_child(root, "f", 4096);
 	struct tcaller c;
 	char want[64];
 
@@ -1022,7 +989,7 @@ static void loss_resets_partial_read(void **state)
 
 static void read_all_after_clear_point_lost(void **state)
 {
-	struct klog_ns *child = mk_child(root, &child_userns, "f", 4096);
+	struct klog_ns *child = mk_user_child(root, "f", 4096);
 	struct tcaller c;
 	char want[64];
 	int got;
@@ -1079,7 +1046,7 @@ static void create_then_set_tag_and_size(void **state)
 	struct tcaller c;
 
 	(void)state;
-	child = mk_child(root, &child_userns, NULL, 0);
+	child = mk_user_child(root, NULL, 0);
 	/* As unshare(CLONE_NEWSYSLOG) leaves it: no tag, default size. */
 	assert_ptr_equal(child->parent, root);
 	assert_ptr_equal(child->root, root);
@@ -1117,7 +1084,7 @@ static void create_then_set_tag_and_size(void **state)
 static void set_tag_valid_tags(void **state)
 {
 	static const char longest[] = "0123456789-abcdefghij.ABCDEFGH_";
-	struct klog_ns *child = mk_child(root, &child_userns, NULL, 0);
+	struct klog_ns *child = mk_user_child(root, NULL, 0);
 
 	(void)state;
 	assert_int_equal(strlen(longest), KLOG_TAG_MAX);
@@ -1149,7 +1116,7 @@ static void set_tag_invalid_changes_nothing(void **state)
 		"new\nline", "a:b", "ns:1", "a/b", "bang!", "~", "@host",
 		"~!#$%&()*+,-./:;<=>?@\\^_`{|}",
 	};
-	struct klog_ns *child = mk_child(root, &child_userns, NULL, 0);
+	struct klog_ns *child = mk_user_child(root, NULL, 0);
 	size_t i;
 
 	(void)state;
@@ -1233,7 +1200,7 @@ static void expect_busy(struct klog_ns *ns, const char *tag, u32 size)
 
 static void tag_and_size_ebusy_after_first_record(void **state)
 {
-	struct klog_ns *child = mk_child(root, &child_userns, NULL, 0);
+	struct klog_ns *child = mk_user_child(root, NULL, 0);
 	struct klog_ns *sib, *below;
 	struct tcaller c;
 
@@ -1256,8 +1223,8 @@ static void tag_and_size_ebusy_after_first_record(void **state)
 	caller_fini(&c);
 
 	/* A copy from a child is a record too. */
-	sib = mk_child(root, &child_userns, NULL, 4096);
-	below = mk_child(sib, &child_userns, NULL, 4096);
+	sib = mk_user_child(root, NULL, 4096);
+	below = mk_user_child(sib, NULL, 4096);
 	klog_ns_printk(below, "\0016from below\n");
 	assert_int_equal(sib->ring.next_seq, 1);
 	expect_busy(sib, "", 4096);
@@ -1269,7 +1236,7 @@ static void tag_and_size_ebusy_after_first_record(void **state)
 
 static void tag_and_size_ebusy_while_line_pending(void **state)
 {
-	struct klog_ns *child = mk_child(root, &child_userns, "c", 4096);
+	struct klog_ns *child = mk_user_child(root, "c", 4096);
 	struct tcaller c;
 
 	(void)state;
@@ -1295,7 +1262,7 @@ static void resize_size_rules(void **state)
 	static const u32 bad[] = {
 		(1u << 20) + 1, 0x7fffffffu, 0x80000001u, 0xffffffffu,
 	};
-	struct klog_ns *child = mk_child(root, &child_userns, NULL, 0);
+	struct klog_ns *child = mk_user_child(root, NULL, 0);
 	void *buf = child->ring.buf;
 	size_t i;
 
@@ -1327,7 +1294,7 @@ static void resize_size_rules(void **state)
 /* Readers that opened before the resize read what is stored after it. */
 static void resize_keeps_readers_opened_before(void **state)
 {
-	struct klog_ns *child = mk_child(root, &child_userns, NULL, 0);
+	struct klog_ns *child = mk_user_child(root, NULL, 0);
 	static const char rec[] = "6,0,2000000,-;after\n";
 	struct klog_kmsg kf;
 	struct tcaller c;
@@ -1344,7 +1311,7 @@ static void resize_keeps_readers_opened_before(void **state)
 
 	assert_int_equal(klog_ns_resize(child, 8192), 0);
 	assert_int_equal(child->ring.size, 8192);
-	at_sec(2);
+	clock_set_sec(2);
 	klog_ns_printk(child, "\0016after\n");
 
 	assert_int_equal(klog_kmsg_poll(&kf),
@@ -1363,7 +1330,7 @@ static void resize_keeps_readers_opened_before(void **state)
 
 static void resize_enomem_keeps_old_ring(void **state)
 {
-	struct klog_ns *child = mk_child(root, &child_userns, "c", 4096);
+	struct klog_ns *child = mk_user_child(root, "c", 4096);
 	void *buf = child->ring.buf;
 	struct tcaller c;
 
@@ -1405,7 +1372,7 @@ static void child_is_isolated(void **state)
 	caller_init(&host, root);
 	grant(&host, &init_userns);
 	log_three(root, 1);
-	child = mk_child(root, &child_userns, NULL, 0);
+	child = mk_user_child(root, NULL, 0);
 	assert_int_equal(klog_ns_set_tag(child, "web"), 0);
 	assert_int_equal(klog_ns_resize(child, 4096), 0);
 	caller_init(&c, child);
@@ -1415,7 +1382,7 @@ static void child_is_isolated(void **state)
 	assert_int_equal(sys(&c, KLOG_SYSLOG_ACTION_SIZE_UNREAD, 0), 0);
 	assert_int_equal(sys(&c, KLOG_SYSLOG_ACTION_READ, 100), -EAGAIN);
 
-	at_sec(2);
+	clock_set_sec(2);
 	klog_ns_printk(child, "\0016inside\n");
 	expect_out(sys(&c, KLOG_SYSLOG_ACTION_READ, 100),
 		   "<6>[    2.000000] inside\n");
@@ -1429,7 +1396,7 @@ static void child_is_isolated(void **state)
 	expect_out(sys(&host, KLOG_SYSLOG_ACTION_READ, 100),
 		   HELLO "<6>[    2.000000] [ns:2:web] inside\n");
 	/* The host's reads did not touch the child's cursor either. */
-	at_sec(3);
+	clock_set_sec(3);
 	klog_ns_printk(child, "\0016again\n");
 	expect_out(sys(&c, KLOG_SYSLOG_ACTION_READ_ALL, 100), AGAIN);
 	caller_fini(&c);
@@ -1471,58 +1438,59 @@ static void walks_over_many_records_are_exact(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-#define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
-		T(walks_over_many_records_are_exact),
-		T(perm_checked_before_arguments),
-		T(perm_unprivileged_matrix),
-		T(perm_dmesg_restrict),
-		T(perm_dmesg_restrict_per_namespace),
-		T(perm_dmesg_restrict_inherited_at_creation),
-		T(perm_is_over_the_namespace_owner),
-		T(proc_source_skips_the_check),
-		T(perm_hooks_asked_once_per_action),
-		T(perm_proc_source_asks_the_security_hook_only),
-		T(perm_security_error_returned_nothing_done),
-		T(perm_checked_asks_no_hook),
-		T(read_actions_reject_null_and_negative),
-		T(read_actions_len_zero),
-		T(unknown_actions_einval),
-		T(read_returns_records_then_eagain),
-		T(read_nonblock_empty_eagain),
-		T(read_partial_across_calls),
-		T(read_never_splits_a_later_record),
-		T(read_partial_keeps_time_setting),
-		T(read_is_destructive_read_all_is_not),
-		T(read_copy_fault),
-		T(read_blocks_until_a_record),
-		T(read_all_newest_that_fit),
-		T(read_all_uses_current_time_setting),
-		T(read_clear_then_read_all_empty),
-		T(read_clear_short_buffer_clears_all),
-		T(read_clear_fault_keeps_failed_record),
-		T(clear_moves_only_the_clear_point),
-		T(console_level_out_of_range),
-		T(console_level_sets_root_config),
-		T(console_level_clamped_to_minimum),
-		T(console_off_on_save_and_restore),
-		T(console_from_child_needs_root_privilege),
-		T(size_unread_bytes_and_records),
-		T(size_unread_multiline),
-		T(size_buffer_is_ring_size),
-		T(read_skips_ahead_after_overwrite),
-		T(loss_resets_partial_read),
-		T(read_all_after_clear_point_lost),
-		T(create_then_set_tag_and_size),
-		T(set_tag_valid_tags),
-		T(set_tag_invalid_changes_nothing),
-		T(tag_and_size_of_root_einval),
-		T(tag_and_size_enoent_after_destroy),
-		T(tag_and_size_ebusy_after_first_record),
-		T(tag_and_size_ebusy_while_line_pending),
-		T(resize_size_rules),
-		T(resize_keeps_readers_opened_before),
-		T(resize_enomem_keeps_old_ring),
-		T(child_is_isolated),
+/* A test with this file's fixture (setup, teardown). */
+#define TC(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
+		TC(walks_over_many_records_are_exact),
+		TC(perm_checked_before_arguments),
+		TC(perm_unprivileged_matrix),
+		TC(perm_dmesg_restrict),
+		TC(perm_dmesg_restrict_per_namespace),
+		TC(perm_dmesg_restrict_inherited_at_creation),
+		TC(perm_is_over_the_namespace_owner),
+		TC(proc_source_skips_the_check),
+		TC(perm_hooks_asked_once_per_action),
+		TC(perm_proc_source_asks_the_security_hook_only),
+		TC(perm_security_error_returned_nothing_done),
+		TC(perm_checked_asks_no_hook),
+		TC(read_actions_reject_null_and_negative),
+		TC(read_actions_len_zero),
+		TC(unknown_actions_einval),
+		TC(read_returns_records_then_eagain),
+		TC(read_nonblock_empty_eagain),
+		TC(read_partial_across_calls),
+		TC(read_never_splits_a_later_record),
+		TC(read_partial_keeps_time_setting),
+		TC(read_is_destructive_read_all_is_not),
+		TC(read_copy_fault),
+		TC(read_blocks_until_a_record),
+		TC(read_all_newest_that_fit),
+		TC(read_all_uses_current_time_setting),
+		TC(read_clear_then_read_all_empty),
+		TC(read_clear_short_buffer_clears_all),
+		TC(read_clear_fault_keeps_failed_record),
+		TC(clear_moves_only_the_clear_point),
+		TC(console_level_out_of_range),
+		TC(console_level_sets_root_config),
+		TC(console_level_clamped_to_minimum),
+		TC(console_off_on_save_and_restore),
+		TC(console_from_child_needs_root_privilege),
+		TC(size_unread_bytes_and_records),
+		TC(size_unread_multiline),
+		TC(size_buffer_is_ring_size),
+		TC(read_skips_ahead_after_overwrite),
+		TC(loss_resets_partial_read),
+		TC(read_all_after_clear_point_lost),
+		TC(create_then_set_tag_and_size),
+		TC(set_tag_valid_tags),
+		TC(set_tag_invalid_changes_nothing),
+		TC(tag_and_size_of_root_einval),
+		TC(tag_and_size_enoent_after_destroy),
+		TC(tag_and_size_ebusy_after_first_record),
+		TC(tag_and_size_ebusy_while_line_pending),
+		TC(resize_size_rules),
+		TC(resize_keeps_readers_opened_before),
+		TC(resize_enomem_keeps_old_ring),
+		TC(child_is_isolated),
 #undef T
 	};
 
