@@ -2,7 +2,7 @@
 /*
  * fuzz_klogsim - the klogsim script parser and everything it drives.
  *
- * tools/klogsim/klogsim.c is compiled into this file with its main()
+ * tools/klogsim/sim.c is compiled into this file with its main()
  * renamed, and each input runs as a script read from standard input
  * (an in-memory stream).  The simulator's global state is reset before
  * every run; its output goes to /dev/null.  A crash, a sanitizer report
@@ -13,7 +13,7 @@
 int klogsim_main(int argc, char **argv);
 
 #define main klogsim_main
-#include "../../tools/klogsim/klogsim.c"
+#include "../../tools/klogsim/sim.c"
 #undef main
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
