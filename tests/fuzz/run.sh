@@ -52,7 +52,10 @@ summary=()
 for t in "${targets[@]}"; do
 	[ -f "$here/$t.c" ] || { echo "run.sh: no target $t" >&2; exit 2; }
 	echo "== $t: build"
-	"$cc" "${flags[@]}" "${inc[@]}" "${src[@]}" "$here/$t.c" -o "$out/$t"
+	# fuzz_klogsim links the simulator.
+	tsrc=()
+	[ "$t" = fuzz_klogsim ] && tsrc=(-I"$top"/tools/klogsim "$top"/tools/klogsim/sim.c)
+	"$cc" "${flags[@]}" "${inc[@]}" "${src[@]}" "${tsrc[@]}" "$here/$t.c" -o "$out/$t"
 
 	extra=()
 	[ "$t" = fuzz_klogsim ] && extra=(-close_fd_mask=1)

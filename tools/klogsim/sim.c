@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * klogsim - drive libklog from a script and show what each namespace's
- * clients see.  The language is described in docs/klogsim.md.
+ * sim.c - the klogsim simulator: drive libklog from a script and show
+ * what each namespace's clients see.  The language is described in
+ * docs/klogsim.md, the interface in sim.h.
  *
  * Every namespace made with "ns" stands for a container: a user namespace
  * that owns a syslog namespace ("unshare" adds a nested log in the same
@@ -22,59 +23,29 @@
 #include "internal.h"
 #include "klog/testing.h"
 
-#define MAX_NS 64
-#define MAX_FD 64
+#include "sim.h"
+
 #define MAX_ARGS 8
 
-struct sim_ns {
-	char name[32];
-	struct klog_ns *ns;
-	struct sim_ns *parent;	/* the creator (owner of the parent log) */
-	struct sim_ns *user;	/* the entry that stands for its user ns */
-	bool privileged;	/* root in its user namespace */
-	int created;		/* namespaces it unshared, for the quota */
-};
-
-struct sim_fd {
-	char name[32];
-	bool open;
-	bool proc;
-	struct klog_kmsg f;
-	struct klog_syslog_ctx ctx;
-	struct sim_ns *who;
-};
-
-struct sim {
-	struct sim_ns ns[MAX_NS];
-	int nr_ns;
-	struct sim_fd fd[MAX_FD];
-	const char *file;
-	int line;
-	int errors;
-	int quota;
-	struct klog_config cfg;
-	char scratch[KLOG_MESSAGE_MAX];
-};
-
-static struct sim sim;
-static uint64_t sim_now = 1000000000ull;
+/* The simulation the library's clock reads (see sim.h). */
+static struct sim *sim_current;
 
 static uint64_t sim_clock(void)
 {
-	return sim_now;
+	return sim_current->now;
 }
 
-__attribute__((format(printf, 1, 2)))
-static void fail(const char *fmt, ...)
+__attribute__((format(printf, 2, 3)))
+static void fail(struct sim *sim, const char *fmt, ...)
 {
 	va_list ap;
 
-	printf("%s:%d: error: ", sim.file, sim.line);
+	printf("%s:%d: error: ", sim->file, sim->line);
 	va_start(ap, fmt);
 	vprintf(fmt, ap);
 	va_end(ap);
 	putchar('\n');
-	sim.errors++;
+	sim->errors++;
 }
 
 static const char *errname(long e)
@@ -101,42 +72,42 @@ static void result(long ret)
 		printf("  -> %ld\n", ret);
 }
 
-static struct sim_ns *find_ns(const char *name)
+static struct sim_ns *find_ns(struct sim *sim, const char *name)
 {
 	int i;
 
-	for (i = 0; i < sim.nr_ns; i++)
-		if (sim.ns[i].ns && !strcmp(sim.ns[i].name, name))
-			return &sim.ns[i];
-	fail("no namespace named '%s'", name);
+	for (i = 0; i < sim->nr_ns; i++)
+		if (sim->ns[i].ns && !strcmp(sim->ns[i].name, name))
+			return &sim->ns[i];
+	fail(sim, "no namespace named '%s'", name);
 	return NULL;
 }
 
-static struct sim_fd *find_fd(const char *name, bool create)
+static struct sim_fd *find_fd(struct sim *sim, const char *name, bool create)
 {
 	int i, slot = -1;
 
-	for (i = 0; i < MAX_FD; i++) {
-		if (sim.fd[i].open && !strcmp(sim.fd[i].name, name)) {
+	for (i = 0; i < SIM_MAX_FD; i++) {
+		if (sim->fd[i].open && !strcmp(sim->fd[i].name, name)) {
 			if (create) {
-				fail("file '%s' is already open", name);
+				fail(sim, "file '%s' is already open", name);
 				return NULL;
 			}
-			return &sim.fd[i];
+			return &sim->fd[i];
 		}
-		if (!sim.fd[i].open && slot < 0)
+		if (!sim->fd[i].open && slot < 0)
 			slot = i;
 	}
 	if (!create) {
-		fail("no open file named '%s'", name);
+		fail(sim, "no open file named '%s'", name);
 		return NULL;
 	}
 	if (slot < 0) {
-		fail("too many open files");
+		fail(sim, "too many open files");
 		return NULL;
 	}
-	snprintf(sim.fd[slot].name, sizeof(sim.fd[slot].name), "%s", name);
-	return &sim.fd[slot];
+	snprintf(sim->fd[slot].name, sizeof(sim->fd[slot].name), "%s", name);
+	return &sim->fd[slot];
 }
 
 /*
@@ -167,14 +138,15 @@ static const struct klog_syslog_ops sim_ops = {
 	.capable = sim_capable,
 };
 
-static void make_ctx(struct klog_syslog_ctx *ctx, struct sim_ns *who)
+static void make_ctx(struct sim *sim, struct klog_syslog_ctx *ctx,
+		     struct sim_ns *who)
 {
 	memset(ctx, 0, sizeof(*ctx));
 	ctx->ns = who->ns;
 	ctx->nonblock = true;
 	ctx->ops = &sim_ops;
 	ctx->priv = who;
-	ctx->scratch = sim.scratch;
+	ctx->scratch = sim->scratch;
 }
 
 /* Decode C escapes (\n \t \\ \001 \xNN) in place; return the length. */
@@ -252,23 +224,23 @@ static void dump(struct sim_ns *who, const char *buf, long n)
 	(void)who;
 }
 
-static long parse_num(const char *s, bool *ok)
+static long parse_num(struct sim *sim, const char *s, bool *ok)
 {
 	char *end;
 	long v = strtol(s, &end, 0);
 
 	*ok = *s && !*end;
 	if (!*ok)
-		fail("'%s' is not a number", s);
+		fail(sim, "'%s' is not a number", s);
 	return v;
 }
 
-static bool ns_exists(const char *name)
+static bool ns_exists(struct sim *sim, const char *name)
 {
 	int i;
 
-	for (i = 0; i < sim.nr_ns; i++)
-		if (sim.ns[i].ns && !strcmp(sim.ns[i].name, name))
+	for (i = 0; i < sim->nr_ns; i++)
+		if (sim->ns[i].ns && !strcmp(sim->ns[i].name, name))
 			return true;
 	return false;
 }
@@ -281,9 +253,9 @@ static int write_size(struct klog_ns *ns, long v)
 	return klog_ns_resize(ns, (u32)v);
 }
 
-static int cmd_ns(char **argv, int argc)
+static int cmd_ns(struct sim *sim, char **argv, int argc)
 {
-	struct sim_ns *parent = &sim.ns[0], *n;
+	struct sim_ns *parent = &sim->ns[0], *n;
 	struct klog_ns_params p = { 0 };
 	const char *tag = NULL, *step = NULL;
 	bool ok = true, sized = false;
@@ -291,21 +263,22 @@ static int cmd_ns(char **argv, int argc)
 	int i, ret;
 
 	if (argc < 2)
-		return fail("usage: ns NAME [parent=P] [size=N] [tag=T]"), 0;
-	if (sim.nr_ns >= MAX_NS)
-		return fail("too many namespaces"), 0;
-	if (ns_exists(argv[1]))
-		return fail("namespace '%s' exists", argv[1]), 0;
+		return fail(sim, "usage: ns NAME [parent=P] [size=N] "
+			    "[tag=T]"), 0;
+	if (sim->nr_ns >= SIM_MAX_NS)
+		return fail(sim, "too many namespaces"), 0;
+	if (ns_exists(sim, argv[1]))
+		return fail(sim, "namespace '%s' exists", argv[1]), 0;
 	for (i = 2; i < argc && ok; i++) {
 		if (!strncmp(argv[i], "parent=", 7)) {
-			parent = find_ns(argv[i] + 7);
+			parent = find_ns(sim, argv[i] + 7);
 		} else if (!strncmp(argv[i], "size=", 5)) {
-			size = parse_num(argv[i] + 5, &ok);
+			size = parse_num(sim, argv[i] + 5, &ok);
 			sized = true;
 		} else if (!strncmp(argv[i], "tag=", 4)) {
 			tag = argv[i] + 4;
 		} else {
-			return fail("unknown option '%s'", argv[i]), 0;
+			return fail(sim, "unknown option '%s'", argv[i]), 0;
 		}
 		if (!parent)
 			return 0;
@@ -316,7 +289,7 @@ static int cmd_ns(char **argv, int argc)
 	 * A process in P: unshare(CLONE_NEWUSER | CLONE_NEWSYSLOG), then, as
 	 * root there, kernel.syslog_ns_size and kernel.syslog_ns_tag.
 	 */
-	n = &sim.ns[sim.nr_ns];
+	n = &sim->ns[sim->nr_ns];
 	memset(n, 0, sizeof(*n));
 	snprintf(n->name, sizeof(n->name), "%s", argv[1]);
 	n->parent = parent;
@@ -345,7 +318,7 @@ static int cmd_ns(char **argv, int argc)
 		n->ns = NULL;
 		return 0;
 	}
-	sim.nr_ns++;
+	sim->nr_ns++;
 	return 0;
 }
 
@@ -355,7 +328,7 @@ static int cmd_ns(char **argv, int argc)
  * root in that user namespace (CAP_SYSLOG there, docs/design.md S2) and counts
  * against the quota of the entry that unshares.
  */
-static int cmd_unshare(char **argv, int argc)
+static int cmd_unshare(struct sim *sim, char **argv, int argc)
 {
 	struct klog_ns_params p = { 0 };
 	struct sim_ns *me, *n;
@@ -363,23 +336,23 @@ static int cmd_unshare(char **argv, int argc)
 	int ret;
 
 	if (argc < 2 || argc > 3)
-		return fail("usage: unshare NAME [CHILD]"), 0;
-	me = find_ns(argv[1]);
+		return fail(sim, "usage: unshare NAME [CHILD]"), 0;
+	me = find_ns(sim, argv[1]);
 	if (!me)
 		return 0;
-	if (sim.nr_ns >= MAX_NS)
-		return fail("too many namespaces"), 0;
+	if (sim->nr_ns >= SIM_MAX_NS)
+		return fail(sim, "too many namespaces"), 0;
 	if (argc == 3)
 		snprintf(name, sizeof(name), "%s", argv[2]);
 	else
 		snprintf(name, sizeof(name), "%.27s/new", me->name);
-	if (ns_exists(name))
-		return fail("namespace '%s' exists", name), 0;
+	if (ns_exists(sim, name))
+		return fail(sim, "namespace '%s' exists", name), 0;
 	printf("unshare(CLONE_NEWSYSLOG) in %s, as %s:\n", me->name, name);
-	n = &sim.ns[sim.nr_ns];
+	n = &sim->ns[sim->nr_ns];
 	if (!me->privileged) {
 		ret = -EPERM;
-	} else if (me->created >= sim.quota) {
+	} else if (me->created >= sim->quota) {
 		ret = -ENOSPC;
 	} else {
 		memset(n, 0, sizeof(*n));
@@ -394,7 +367,7 @@ static int cmd_unshare(char **argv, int argc)
 	n->user = me->user;
 	n->privileged = me->privileged;
 	me->created++;
-	sim.nr_ns++;
+	sim->nr_ns++;
 	return 0;
 }
 
@@ -404,7 +377,7 @@ static int cmd_unshare(char **argv, int argc)
  * namespace's owner user namespace (EACCES for anyone else); the
  * library says the rest (EINVAL, EBUSY once NAME has logged).
  */
-static int cmd_sysctl(char **argv, int argc)
+static int cmd_sysctl(struct sim *sim, char **argv, int argc)
 {
 	char tag[KLOG_TAG_MAX + 1];
 	const char *val;
@@ -415,9 +388,9 @@ static int cmd_sysctl(char **argv, int argc)
 
 	if (argc < 3 || argc > 4 || (strcmp(argv[2], "syslog_ns_tag") &&
 				     strcmp(argv[2], "syslog_ns_size")))
-		return fail("usage: sysctl NAME syslog_ns_tag|syslog_ns_size "
-			    "[VALUE]"), 0;
-	n = find_ns(argv[1]);
+		return fail(sim, "usage: sysctl NAME "
+			    "syslog_ns_tag|syslog_ns_size [VALUE]"), 0;
+	n = find_ns(sim, argv[1]);
 	if (!n)
 		return 0;
 	size = !strcmp(argv[2], "syslog_ns_size");
@@ -432,7 +405,7 @@ static int cmd_sysctl(char **argv, int argc)
 	}
 	val = argv[3];
 	if (size)
-		v = parse_num(val, &ok);
+		v = parse_num(sim, val, &ok);
 	else if (!strcmp(val, "\"\""))
 		val = "";
 	if (!ok)
@@ -448,13 +421,13 @@ static int cmd_sysctl(char **argv, int argc)
 	return 0;
 }
 
-static int cmd_printk(char **argv, int argc, char *rest)
+static int cmd_printk(struct sim *sim, char **argv, int argc, char *rest)
 {
 	struct sim_ns *n;
 
 	if (argc < 3)
-		return fail("usage: printk NAME TEXT"), 0;
-	n = find_ns(argv[1]);
+		return fail(sim, "usage: printk NAME TEXT"), 0;
+	n = find_ns(sim, argv[1]);
 	if (!n)
 		return 0;
 	unescape(rest);
@@ -462,13 +435,13 @@ static int cmd_printk(char **argv, int argc, char *rest)
 	return 0;
 }
 
-static void print_dmesg(struct sim_ns *n, int action)
+static void print_dmesg(struct sim *sim, struct sim_ns *n, int action)
 {
 	struct klog_syslog_ctx ctx;
 	static char buf[1 << 20];
 	long ret;
 
-	make_ctx(&ctx, n);
+	make_ctx(sim, &ctx, n);
 	ret = klog_syslog(&ctx, action, buf, sizeof(buf));
 	if (ret < 0) {
 		printf("  dmesg: %s\n", errname(ret));
@@ -477,33 +450,33 @@ static void print_dmesg(struct sim_ns *n, int action)
 	dump(n, buf, ret);
 }
 
-static int cmd_dmesg(char **argv, int argc)
+static int cmd_dmesg(struct sim *sim, char **argv, int argc)
 {
 	struct klog_syslog_ctx ctx;
 	struct sim_ns *n;
 	long ret;
 
 	if (argc < 2)
-		return fail("usage: dmesg NAME [-c|-C]"), 0;
-	n = find_ns(argv[1]);
+		return fail(sim, "usage: dmesg NAME [-c|-C]"), 0;
+	n = find_ns(sim, argv[1]);
 	if (!n)
 		return 0;
 	printf("dmesg in %s%s%s:\n", n->name, argc > 2 ? " " : "",
 	       argc > 2 ? argv[2] : "");
 	if (argc > 2 && !strcmp(argv[2], "-C")) {
-		make_ctx(&ctx, n);
+		make_ctx(sim, &ctx, n);
 		ret = klog_syslog(&ctx, KLOG_SYSLOG_ACTION_CLEAR, NULL, 0);
 		if (ret)
 			printf("  dmesg: %s\n", errname(ret));
 		return 0;
 	}
-	print_dmesg(n, argc > 2 && !strcmp(argv[2], "-c") ?
+	print_dmesg(sim, n, argc > 2 && !strcmp(argv[2], "-c") ?
 		    KLOG_SYSLOG_ACTION_READ_CLEAR :
 		    KLOG_SYSLOG_ACTION_READ_ALL);
 	return 0;
 }
 
-static int cmd_syslog(char **argv, int argc)
+static int cmd_syslog(struct sim *sim, char **argv, int argc)
 {
 	struct klog_syslog_ctx ctx;
 	static char buf[1 << 20];
@@ -513,22 +486,22 @@ static int cmd_syslog(char **argv, int argc)
 	char *arg = buf;
 
 	if (argc < 3)
-		return fail("usage: syslog NAME ACTION [LEN [null]]"), 0;
-	n = find_ns(argv[1]);
+		return fail(sim, "usage: syslog NAME ACTION [LEN [null]]"), 0;
+	n = find_ns(sim, argv[1]);
 	if (!n)
 		return 0;
-	action = parse_num(argv[2], &ok);
+	action = parse_num(sim, argv[2], &ok);
 	if (ok && argc > 3) {
-		len = parse_num(argv[3], &ok);
+		len = parse_num(sim, argv[3], &ok);
 		if (argc > 4 && !strcmp(argv[4], "null"))
 			arg = NULL;
 	}
 	if (!ok)
 		return 0;
 	if (len > (long)sizeof(buf))
-		return fail("length %ld is over the simulator's buffer", len),
-			0;
-	make_ctx(&ctx, n);
+		return fail(sim, "length %ld is over the simulator's "
+			    "buffer", len), 0;
+	make_ctx(sim, &ctx, n);
 	printf("syslog(%ld, %ld) in %s:\n", action, len, n->name);
 	ret = klog_syslog(&ctx, action, arg, len);
 	result(ret);
@@ -549,7 +522,7 @@ static void close_fd(struct sim_fd *fd)
 	fd->open = false;
 }
 
-static int cmd_kmsg(char **argv, int argc, char *rest)
+static int cmd_kmsg(struct sim *sim, char **argv, int argc, char *rest)
 {
 	struct sim_fd *fd;
 	struct sim_ns *n;
@@ -560,9 +533,10 @@ static int cmd_kmsg(char **argv, int argc, char *rest)
 		unsigned int mode = KLOG_KMSG_READ | KLOG_KMSG_WRITE;
 
 		if (argc < 3)
-			return fail("usage: open FILE NAME [r|w|rw|proc]"), 0;
-		n = find_ns(argv[2]);
-		fd = n ? find_fd(argv[1], true) : NULL;
+			return fail(sim, "usage: open FILE NAME "
+				    "[r|w|rw|proc]"), 0;
+		n = find_ns(sim, argv[2]);
+		fd = n ? find_fd(sim, argv[1], true) : NULL;
 		if (!fd)
 			return 0;
 		if (argc > 3 && !strcmp(argv[3], "r"))
@@ -571,7 +545,7 @@ static int cmd_kmsg(char **argv, int argc, char *rest)
 			mode = KLOG_KMSG_WRITE;
 		fd->who = n;
 		fd->proc = argc > 3 && !strcmp(argv[3], "proc");
-		make_ctx(&fd->ctx, n);
+		make_ctx(sim, &fd->ctx, n);
 		if (fd->proc) {
 			fd->ctx.source = KLOG_FROM_PROC;
 			ret = klog_proc_kmsg_open(&fd->ctx);
@@ -588,14 +562,15 @@ static int cmd_kmsg(char **argv, int argc, char *rest)
 		return 0;
 	}
 	if (argc < 2)
-		return fail("usage: %s FILE ...", argv[0]), 0;
-	fd = find_fd(argv[1], false);
+		return fail(sim, "usage: %s FILE ...", argv[0]), 0;
+	fd = find_fd(sim, argv[1], false);
 	if (!fd)
 		return 0;
 	/* /dev/kmsg-only commands: a /proc/kmsg file has no struct klog_kmsg */
 	if (fd->proc && (!strcmp(argv[0], "readall") ||
 			 !strcmp(argv[0], "seek")))
-		return fail("%s: not for /proc/kmsg (%s)", argv[0], fd->name), 0;
+		return fail(sim, "%s: not for /proc/kmsg (%s)", argv[0],
+			    fd->name), 0;
 	if (!strcmp(argv[0], "close")) {
 		close_fd(fd);
 		return 0;
@@ -604,17 +579,17 @@ static int cmd_kmsg(char **argv, int argc, char *rest)
 		size_t len;
 
 		if (!rest)
-			return fail("usage: write FILE TEXT"), 0;
+			return fail(sim, "usage: write FILE TEXT"), 0;
 		len = unescape(rest);
 		if (fd->proc)
-			return fail("/proc/kmsg is not writable"), 0;
+			return fail(sim, "/proc/kmsg is not writable"), 0;
 		ret = klog_kmsg_write(&fd->f, rest, len, "klogsim");
 		if (ret < 0)
 			printf("write %s: %s\n", fd->name, errname(ret));
 		return 0;
 	}
 	if (!strcmp(argv[0], "read")) {
-		long size = argc > 2 ? parse_num(argv[2], &ok) : 8192;
+		long size = argc > 2 ? parse_num(sim, argv[2], &ok) : 8192;
 		static char buf[8192];
 
 		if (!ok)
@@ -623,7 +598,7 @@ static int cmd_kmsg(char **argv, int argc, char *rest)
 			size = sizeof(buf);
 		printf("read %s:", fd->name);
 		if (fd->proc) {
-			fd->ctx.scratch = sim.scratch;
+			fd->ctx.scratch = sim->scratch;
 			ret = klog_proc_kmsg_read(&fd->ctx, buf, size, true);
 			if (ret < 0) {
 				printf(" %s\n", errname(ret));
@@ -660,13 +635,14 @@ static int cmd_kmsg(char **argv, int argc, char *rest)
 	if (!strcmp(argv[0], "seek")) {
 		static const char *const w[] = { "set", "cur", "end", "data" };
 		int whence = -1, i;
-		long off = argc > 3 ? parse_num(argv[3], &ok) : 0;
+		long off = argc > 3 ? parse_num(sim, argv[3], &ok) : 0;
 
 		for (i = 0; argc > 2 && i < 4; i++)
 			if (!strcmp(argv[2], w[i]))
 				whence = i;
 		if (whence < 0 || !ok)
-			return fail("usage: seek FILE set|data|end [OFF]"), 0;
+			return fail(sim, "usage: seek FILE set|data|end "
+				    "[OFF]"), 0;
 		printf("seek %s %s %ld:", fd->name, argv[2], off);
 		result(klog_kmsg_seek(&fd->f, off, whence));
 		return 0;
@@ -682,70 +658,70 @@ static int cmd_kmsg(char **argv, int argc, char *rest)
 		       ev & KLOG_POLLPRI ? "PRI " : "");
 		return 0;
 	}
-	return fail("unknown command '%s'", argv[0]), 0;
+	return fail(sim, "unknown command '%s'", argv[0]), 0;
 }
 
-static int cmd_set(char **argv, int argc)
+static int cmd_set(struct sim *sim, char **argv, int argc)
 {
 	struct sim_ns *n;
 	bool ok = true;
 	long v;
 
 	if (argc < 3)
-		return fail("usage: set KEY VALUE | set NAME dmesg_restrict V"),
-			0;
+		return fail(sim, "usage: set KEY VALUE | "
+			    "set NAME dmesg_restrict V"), 0;
 	if (!strcmp(argv[1], "devkmsg")) {
 		if (!strcmp(argv[2], "on"))
-			sim.cfg.devkmsg = KLOG_DEVKMSG_ON;
+			sim->cfg.devkmsg = KLOG_DEVKMSG_ON;
 		else if (!strcmp(argv[2], "off"))
-			sim.cfg.devkmsg = KLOG_DEVKMSG_OFF;
+			sim->cfg.devkmsg = KLOG_DEVKMSG_OFF;
 		else if (!strcmp(argv[2], "ratelimit"))
-			sim.cfg.devkmsg = KLOG_DEVKMSG_RATELIMIT;
+			sim->cfg.devkmsg = KLOG_DEVKMSG_RATELIMIT;
 		else
-			fail("devkmsg is on, off or ratelimit");
+			fail(sim, "devkmsg is on, off or ratelimit");
 		return 0;
 	}
 	if (argc == 4) {
-		n = find_ns(argv[1]);
+		n = find_ns(sim, argv[1]);
 		if (!n)
 			return 0;
-		v = parse_num(argv[3], &ok);
+		v = parse_num(sim, argv[3], &ok);
 		if (!ok)
 			return 0;
 		if (!strcmp(argv[2], "dmesg_restrict"))
 			klog_ns_set_dmesg_restrict(n->ns, v);
 		else
-			fail("unknown namespace setting '%s'", argv[2]);
+			fail(sim, "unknown namespace setting '%s'", argv[2]);
 		return 0;
 	}
-	v = parse_num(argv[2], &ok);
+	v = parse_num(sim, argv[2], &ok);
 	if (!ok)
 		return 0;
 	if (!strcmp(argv[1], "propagate") && v >= 0 && v <= 2)
-		sim.cfg.propagate = v;
+		sim->cfg.propagate = v;
 	else if (!strcmp(argv[1], "burst") && v >= 0)
-		sim.cfg.prop_burst = v;
+		sim->cfg.prop_burst = v;
 	else if (!strcmp(argv[1], "interval_ms") && v >= 0)
-		sim.cfg.prop_interval_ms = v;
+		sim->cfg.prop_interval_ms = v;
 	else if (!strcmp(argv[1], "printk_time"))
-		sim.cfg.printk_time = v;
+		sim->cfg.printk_time = v;
 	else if (!strcmp(argv[1], "max_size") && v > 0)
-		sim.cfg.max_size = v;
+		sim->cfg.max_size = v;
 	else if (!strcmp(argv[1], "quota") && v >= 0)
-		sim.quota = v;
+		sim->quota = v;
 	else
-		fail("bad setting '%s %s'", argv[1], argv[2]);
+		fail(sim, "bad setting '%s %s'", argv[1], argv[2]);
 	return 0;
 }
 
-static int cmd_stats(char **argv, int argc)
+static int cmd_stats(struct sim *sim, char **argv, int argc)
 {
 	struct klog_ns_stats st;
 	struct sim_ns *n;
 
 	if (argc < 2)
-		return fail("usage: stats NAME"), 0;
-	n = find_ns(argv[1]);
+		return fail(sim, "usage: stats NAME"), 0;
+	n = find_ns(sim, argv[1]);
 	if (!n)
 		return 0;
 	klog_ns_get_stats(n->ns, &st);
@@ -758,7 +734,7 @@ static int cmd_stats(char **argv, int argc)
 	return 0;
 }
 
-static void run_line(char *line)
+static void run_line(struct sim *sim, char *line)
 {
 	char *argv[MAX_ARGS], *rest = NULL, *p = line;
 	bool ok = true;
@@ -797,32 +773,32 @@ static void run_line(char *line)
 		return;
 
 	if (!strcmp(argv[0], "ns"))
-		cmd_ns(argv, argc);
+		cmd_ns(sim, argv, argc);
 	else if (!strcmp(argv[0], "printk"))
-		cmd_printk(argv, argc, rest);
+		cmd_printk(sim, argv, argc, rest);
 	else if (!strcmp(argv[0], "dmesg"))
-		cmd_dmesg(argv, argc);
+		cmd_dmesg(sim, argv, argc);
 	else if (!strcmp(argv[0], "syslog"))
-		cmd_syslog(argv, argc);
+		cmd_syslog(sim, argv, argc);
 	else if (!strcmp(argv[0], "unshare"))
-		cmd_unshare(argv, argc);
+		cmd_unshare(sim, argv, argc);
 	else if (!strcmp(argv[0], "sysctl"))
-		cmd_sysctl(argv, argc);
+		cmd_sysctl(sim, argv, argc);
 	else if (!strcmp(argv[0], "set"))
-		cmd_set(argv, argc);
+		cmd_set(sim, argv, argc);
 	else if (!strcmp(argv[0], "stats"))
-		cmd_stats(argv, argc);
+		cmd_stats(sim, argv, argc);
 	else if (!strcmp(argv[0], "priv") && argc == 3) {
-		struct sim_ns *n = find_ns(argv[1]);
+		struct sim_ns *n = find_ns(sim, argv[1]);
 
 		if (n)
 			n->privileged = !strcmp(argv[2], "on");
 	} else if (!strcmp(argv[0], "sleep") && argc == 2) {
-		v = parse_num(argv[1], &ok);
+		v = parse_num(sim, argv[1], &ok);
 		if (ok)
-			sim_now += (uint64_t)v * 1000000;
+			sim->now += (uint64_t)v * 1000000;
 	} else if (!strcmp(argv[0], "put") && argc == 2) {
-		struct sim_ns *n = find_ns(argv[1]);
+		struct sim_ns *n = find_ns(sim, argv[1]);
 
 		if (n) {
 			klog_ns_put(n->ns);
@@ -832,75 +808,74 @@ static void run_line(char *line)
 		   !strcmp(argv[0], "write") || !strcmp(argv[0], "read") ||
 		   !strcmp(argv[0], "readall") || !strcmp(argv[0], "seek") ||
 		   !strcmp(argv[0], "poll")) {
-		cmd_kmsg(argv, argc, rest);
+		cmd_kmsg(sim, argv, argc, rest);
 	} else {
-		fail("unknown command '%s'", argv[0]);
+		fail(sim, "unknown command '%s'", argv[0]);
 	}
 }
 
-int main(int argc, char **argv)
+
+int sim_init(struct sim *sim, const char *file)
 {
 	struct klog_ns_params p = { 0 };
-	char line[4096];
-	FILE *in = stdin;
-	int i, ret;
+	struct sim_ns *host = &sim->ns[0];
+	int ret;
 
-	if (argc > 2 || (argc == 2 && !strcmp(argv[1], "--help"))) {
-		fprintf(stderr, "usage: klogsim [SCRIPT]\n"
-			"Runs a klogsim script (docs/klogsim.md); "
-			"reads stdin without SCRIPT.\n");
-		return 2;
-	}
-	sim.file = "<stdin>";
-	if (argc == 2 && strcmp(argv[1], "-")) {
-		in = fopen(argv[1], "r");
-		if (!in) {
-			fprintf(stderr, "klogsim: %s: %s\n", argv[1],
-				strerror(errno));
-			return 2;
-		}
-		sim.file = argv[1];
-	}
+	memset(sim, 0, sizeof(*sim));
+	sim->file = file;
+	sim->now = 1000000000ull;
+	sim->quota = 16;
+	klog_config_init(&sim->cfg);
+	sim_current = sim;
 	klog_testing_set_clock(sim_clock);
-	klog_config_init(&sim.cfg);
-	sim.quota = 16;
-	p.cfg = &sim.cfg;
+	p.cfg = &sim->cfg;
 	p.size = 128 * 1024;
-	p.owner = &sim.ns[0];
-	snprintf(sim.ns[0].name, sizeof(sim.ns[0].name), "host");
-	sim.ns[0].privileged = true;
-	sim.ns[0].user = &sim.ns[0];
-	ret = klog_ns_create(NULL, &p, &sim.ns[0].ns);
+	p.owner = host;
+	snprintf(host->name, sizeof(host->name), "host");
+	host->privileged = true;
+	host->user = host;
+	ret = klog_ns_create(NULL, &p, &host->ns);
 	if (ret) {
 		fprintf(stderr, "klogsim: cannot create the host log: %s\n",
 			errname(ret));
-		return 2;
+		klog_testing_set_clock(NULL);
+		sim_current = NULL;
+		return -1;
 	}
-	sim.nr_ns = 1;
+	sim->nr_ns = 1;
+	return 0;
+}
+
+void sim_run(struct sim *sim, FILE *in)
+{
+	char line[4096];
 
 	while (fgets(line, sizeof(line), in)) {
 		size_t n = strlen(line);
 
-		sim.line++;
-		sim_now += 1000000;
+		sim->line++;
+		sim->now += 1000000;
 		if (n && line[n - 1] == '\n')
 			line[--n] = '\0';
 		else if (!feof(in))
-			fail("line longer than %zu bytes", sizeof(line) - 2);
-		run_line(line);
+			fail(sim, "line longer than %zu bytes",
+			     sizeof(line) - 2);
+		run_line(sim, line);
 		fflush(stdout);
 	}
-	if (in != stdin)
-		fclose(in);
+}
 
-	for (i = 0; i < MAX_FD; i++) {
-		if (sim.fd[i].open)
-			close_fd(&sim.fd[i]);
+void sim_fini(struct sim *sim)
+{
+	int i;
+
+	for (i = 0; i < SIM_MAX_FD; i++) {
+		if (sim->fd[i].open)
+			close_fd(&sim->fd[i]);
 	}
-	for (i = sim.nr_ns - 1; i >= 0; i--)
-		klog_ns_put(sim.ns[i].ns);
-	if (sim.errors)
-		fprintf(stderr, "klogsim: %d error(s) in %s\n", sim.errors,
-			sim.file);
-	return sim.errors ? 1 : 0;
+	for (i = sim->nr_ns - 1; i >= 0; i--)
+		klog_ns_put(sim->ns[i].ns);
+	sim->nr_ns = 0;
+	klog_testing_set_clock(NULL);
+	sim_current = NULL;
 }
