@@ -15,6 +15,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 /* Text bytes in one record at most (upstream's PRINTKRB_RECORD_MAX). */
@@ -91,6 +93,37 @@ static inline uint64_t bk_now(void)
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
+
+/* The timestamp of @m: its own, or the clock's now. */
+static inline uint64_t bk_ts(const struct bk_msg *m)
+{
+	return m->ts == BK_TS_NOW ? bk_now() : m->ts;
+}
+
+#define BK_CACHELINE 64
+
+/* @size zeroed bytes aligned to a cache line, or NULL; free() them. */
+static inline void *bk_zalloc(size_t size)
+{
+	void *p = aligned_alloc(BK_CACHELINE, (size + BK_CACHELINE - 1) &
+					      ~(size_t)(BK_CACHELINE - 1));
+
+	if (p)
+		memset(p, 0, size);
+	return p;
+}
+
+/*
+ * A line assembled from KERN_CONT fragments (Cont+ts): the cont buffers
+ * of spin and mutex (3.x struct cont, reduced to what a store needs) and
+ * the floor's per-thread line.  @owner is the caller that started it.
+ */
+struct bk_line {
+	char buf[BK_TEXT_MAX];
+	uint32_t len;
+	uint32_t owner;
+	uint64_t ts;
+};
 
 static inline void bk_relax(void)
 {
