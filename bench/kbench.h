@@ -228,7 +228,7 @@ extern const struct scenario scenarios[NSCEN];
 
 /* The tables of every scenario, as text or as markdown. */
 void report_tables(FILE *f, bool md);
-/* The targets, as text or as markdown. */
+/* The targets (targets.c) evaluated on this run, as text or markdown. */
 void report_targets(FILE *f, bool md);
 void report_csv(const char *path);
 void report_md(const char *path, double secs);

@@ -6,10 +6,11 @@
  *
  * One table per scenario and metric, as text on stdout or as markdown
  * (--md): a row per param, a column per backend, cells "best (median)"
- * of the accepted runs, '*' where no run was accepted.  Then the targets,
- * ratios of this run's numbers with the goal each should meet.  The CSV
- * (scenario,param,backend,metric,value) has every number, and the PNG
- * plots (--plot-dir, with gnuplot) one bar chart per scenario.
+ * of the accepted runs, '*' where no run was accepted.  Then the
+ * targets (targets.c, a table), each a quantity of this run against its
+ * goal.  The CSV (scenario,param,backend,metric,value) has every number,
+ * and the PNG plots (--plot-dir, with gnuplot) one bar chart per
+ * scenario.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -21,6 +22,7 @@
 #include <time.h>
 
 #include "kbench.h"
+#include "targets.h"
 
 static const struct bk_ops *const out_backends[] = {
 	&bk_libklog, &bk_libklog_nolock, &bk_libklog_ns, &bk_libklog_printk,
@@ -196,148 +198,148 @@ void report_tables(FILE *f, bool md)
 	}
 }
 
-/* The targets, as ratios of this run. */
-struct target {
-	const char *what;
-	const char *goal;
-	double value;
-	bool met;
-	char detail[200];
-};
+/* ---- targets (targets.c) ----------------------------------------- */
 
-static unsigned targets_eval(struct target *t)
+static const struct bk_ops *backend_named(const char *name)
 {
-	static const char *const w1p[] = {
-		"16/128K", "64/128K", "200/128K", "512/128K", "1024/128K",
-		"mixed/128K", "16/1M", "64/1M", "200/1M", "512/1M",
-		"1024/1M", "mixed/1M",
-	};
-	unsigned n = 0;
-	double v, a, b, worst = INFINITY;
-	const char *worst_p = "";
+	for (unsigned b = 0; b < NALL; b++)
+		if (!strcmp(all_backends[b]->name, name))
+			return all_backends[b];
+	die("targets: no backend %s", name);
+}
 
-	/* W1: libklog <= 1.3x floor at 64 bytes. */
-	a = result_get("W1-size", "64/128K", &bk_libklog, M_NS);
-	b = result_get("W1-size", "64/128K", &bk_floor, M_NS);
-	v = a / b;
-	t[n] = (struct target){ "W1 libklog / floor, 64 B, 128 KiB ring",
-				"<= 1.3", v, v <= 1.3 };
-	v = result_get("W1-size", "64/128K", &bk_null, M_NS);
-	snprintf(t[n].detail, sizeof(t[n].detail),
-		 "libklog %.1f ns, floor %.1f ns, harness %.1f ns (net of it "
-		 "%.2f); 1 MiB ring: %.2f; ring without lock: %.2f", a, b, v,
-		 (a - v) / (b - v),
-		 result_get("W1-size", "64/1M", &bk_libklog, M_NS) /
-		 result_get("W1-size", "64/1M", &bk_floor, M_NS),
-		 result_get("W1-size", "64/128K", &bk_libklog_nolock, M_NS) / b);
-	n++;
+static enum metric metric_named(const char *name)
+{
+	for (unsigned m = 0; m < NMETRICS; m++)
+		if (!strcmp(mdef[m].name, name))
+			return m;
+	die("targets: no metric %s", name);
+}
 
-	/* W1: >= 5x faster than prb at every size. */
-	for (unsigned i = 0; i < sizeof(w1p) / sizeof(w1p[0]); i++) {
-		v = result_get("W1-size", w1p[i], &bk_prb, M_NS) /
-		    result_get("W1-size", w1p[i], &bk_libklog, M_NS);
-		if (!isnan(v) && v < worst) {
-			worst = v;
-			worst_p = w1p[i];
+/* The number @r names, its param "*" standing for the point @at. */
+static double ref_value(const struct target_ref *r, const char *at)
+{
+	const char *param = strcmp(r->param, "*") ? r->param : at;
+
+	if (!param)
+		return NAN;
+	return result_get(r->scen, param, backend_named(r->backend),
+			  metric_named(r->metric));
+}
+
+static double num_value(const struct target_num *q, const char *at)
+{
+	double base = q->base.scen ? ref_value(&q->base, at) : 0;
+	double v = ref_value(&q->num, at) - base;
+
+	if (q->den.scen)
+		v /= ref_value(&q->den, at) - base;
+	return v;
+}
+
+/* How far @v is from meeting @t: positive if it misses. */
+static double shortfall(const struct target *t, double v)
+{
+	if (!strcmp(t->op, "<="))
+		return v - t->goal;
+	if (!strcmp(t->op, ">="))
+		return t->goal - v;
+	if (!strcmp(t->op, "=="))
+		return fabs(v - t->goal);
+	die("targets: no operator %s", t->op);
+}
+
+/* The point of the scenario where @t's value is furthest from its goal. */
+static const char *worst_point(const struct target *t, double *v)
+{
+	const struct target_ref *r = &t->value.num;
+	const char *params[64], *at = NULL;
+	unsigned np = params_of(r->scen, metric_named(r->metric), params, 64);
+
+	*v = NAN;
+	for (unsigned i = 0; i < np; i++) {
+		double x = num_value(&t->value, params[i]);
+
+		if (isnan(x))
+			continue;
+		if (!at || shortfall(t, x) > shortfall(t, *v)) {
+			at = params[i];
+			*v = x;
 		}
 	}
-	t[n] = (struct target){ "W1 prb / libklog, worst size", ">= 5",
-				worst, worst >= 5 };
-	snprintf(t[n].detail, sizeof(t[n].detail), "worst at %s, where even "
-		 "the floor is only %.2fx faster than prb; at 64/128K %.2f",
-		 worst_p, result_get("W1-size", worst_p, &bk_prb, M_NS) /
-		 result_get("W1-size", worst_p, &bk_floor, M_NS),
-		 result_get("W1-size", "64/128K", &bk_prb, M_NS) /
-		 result_get("W1-size", "64/128K", &bk_libklog, M_NS));
-	n++;
+	return at;
+}
 
-	/* R-scan: libklog <= 0.6x prb. */
-	v = result_get("R-scan", "1r", &bk_libklog, M_NS) /
-	    result_get("R-scan", "1r", &bk_prb, M_NS);
-	t[n] = (struct target){ "R-scan libklog / prb, 1 reader", "<= 0.6", v,
-				v <= 0.6 };
-	snprintf(t[n].detail, sizeof(t[n].detail),
-		 "2 readers: %.2f; libklog-ns 1 reader: %.2f",
-		 result_get("R-scan", "2r", &bk_libklog, M_NS) /
-		 result_get("R-scan", "2r", &bk_prb, M_NS),
-		 result_get("R-scan", "1r", &bk_libklog_ns, M_NS) /
-		 result_get("R-scan", "1r", &bk_prb, M_NS));
-	n++;
+/* @t's value in this run, and its details as one line into @buf. */
+static double target_eval(const struct target *t, char *buf, size_t size)
+{
+	const char *at = NULL;
+	size_t len = 0;
+	double v;
 
-	/* NS-scale: 1 -> 64 namespaces <= 1.2x. */
-	v = result_get("NS-scale", "64-rr", &bk_libklog_ns, M_NS) /
-	    result_get("NS-scale", "1", &bk_libklog_ns, M_NS);
-	t[n] = (struct target){ "NS-scale libklog-ns, 64 / 1 namespaces, "
-				"round-robin", "<= 1.2", v, v <= 1.2 };
-	snprintf(t[n].detail, sizeof(t[n].detail),
-		 "hot-spot %.2f; libklog ring rr %.2f; prb rr %.2f; "
-		 "512 rr %.2f",
-		 result_get("NS-scale", "64-hot", &bk_libklog_ns, M_NS) /
-		 result_get("NS-scale", "1", &bk_libklog_ns, M_NS),
-		 result_get("NS-scale", "64-rr", &bk_libklog, M_NS) /
-		 result_get("NS-scale", "1", &bk_libklog, M_NS),
-		 result_get("NS-scale", "64-rr", &bk_prb, M_NS) /
-		 result_get("NS-scale", "1", &bk_prb, M_NS),
-		 result_get("NS-scale", "512-rr", &bk_libklog_ns, M_NS) /
-		 result_get("NS-scale", "1", &bk_libklog_ns, M_NS));
-	n++;
+	buf[0] = '\0';
+	if (t->elsewhere) {
+		snprintf(buf, size, "%s", t->elsewhere);
+		return NAN;
+	}
+	if (!strcmp(t->value.num.param, "*")) {
+		at = worst_point(t, &v);
+		len = snprintf(buf, size, "worst at %s", at ? at : "-");
+	} else {
+		v = num_value(&t->value, NULL);
+	}
+	for (unsigned d = 0; d < TARGET_DETAILS && len < size; d++) {
+		const struct target_num *q = &t->detail[d];
+		char num[24];
+		double x;
 
-	/* Memory per namespace <= ring + 2 KiB. */
-	v = result_get("NS-scale", "mem-64K", &bk_libklog_ns, M_OVER);
-	t[n] = (struct target){ "memory per namespace - 64 KiB ring (bytes)",
-				"<= 2048", v, v <= 2048 };
-	snprintf(t[n].detail, sizeof(t[n].detail),
-		 "measured heap %.0f B per namespace; prb metadata %.2fx its "
-		 "text ring",
-		 result_get("NS-scale", "mem-64K", &bk_libklog_ns, M_HEAP) -
-		 64.0 * KiB,
-		 result_get("NS-scale", "mem-64K", &bk_prb, M_OVER) / (64.0 * KiB));
-	n++;
-
-	/* W2: aggregate >= prb's with zero lost records. */
-	a = result_get("W2-contend", "64", &bk_libklog, M_RATE);
-	b = result_get("W2-contend", "64", &bk_prb, M_RATE);
-	v = a / b;
-	t[n] = (struct target){ "W2 libklog / prb aggregate records/s", ">= 1",
-				v, v >= 1 &&
-				result_get("W2-contend", "64", &bk_libklog,
-				    M_FAILS) == 0 };
-	snprintf(t[n].detail, sizeof(t[n].detail),
-		 "libklog %.3g/s with %.0f lost, prb %.3g/s with %.0f failed "
-		 "reservations", a, result_get("W2-contend", "64", &bk_libklog,
-					M_FAILS), b,
-		 result_get("W2-contend", "64", &bk_prb, M_FAILS));
-	n++;
-	return n;
+		if (!q->label)
+			break;
+		x = num_value(q, at);
+		if (q->den.scen && !isnan(x))
+			snprintf(num, sizeof(num), "%.2f", x);
+		else
+			fmt_num(num, sizeof(num), x);
+		len += snprintf(buf + len, size - len, "%s%s %s",
+				len ? "; " : "", q->label, num);
+	}
+	return v;
 }
 
 void report_targets(FILE *f, bool md)
 {
-	struct target t[8];
-	unsigned n = targets_eval(t);
-
-	if (md) {
+	if (md)
 		fprintf(f, "\n| target | goal | measured | met | detail |\n"
 			"|---|---|---:|---|---|\n");
-		for (unsigned i = 0; i < n; i++)
-			fprintf(f, "| %s | %s | %.2f | %s | %s |\n", t[i].what,
-				t[i].goal, t[i].value,
-				isnan(t[i].value) ? "n/a" :
-				t[i].met ? "yes" : "**no**", t[i].detail);
-		fprintf(f, "| in guest: child /dev/kmsg write / host's | "
-			"<= 1.1 | - | see below | not measured by kbench: "
-			"`make bench-guest` (In-guest ratios) |\n");
-		return;
+	else
+		fprintf(f, "\nTargets, best of the accepted runs:\n");
+	for (unsigned i = 0; i < NTARGETS; i++) {
+		const struct target *t = &targets[i];
+		char goal[24], value[24], detail[320];
+		double v = target_eval(t, detail, sizeof(detail));
+		const char *met;
+
+		snprintf(goal, sizeof(goal), "%s %g", t->op, t->goal);
+		if (t->elsewhere)
+			snprintf(value, sizeof(value), "-");
+		else
+			snprintf(value, sizeof(value), "%.2f", v);
+		if (t->elsewhere || isnan(v))
+			met = "n/a";
+		else if (shortfall(t, v) <= 0)
+			met = md ? "yes" : "ok";
+		else
+			met = md ? "**no**" : "MISS";
+		if (md)
+			fprintf(f, "| %s | %s | %s | %s | %s |\n", t->what,
+				goal, value, met, detail);
+		else if (detail[0])
+			fprintf(f, "  %-52s %-8s %8s  %-4s %s\n", t->what,
+				goal, value, met, detail);
+		else
+			fprintf(f, "  %-52s %-8s %8s  %s\n", t->what, goal,
+				value, met);
 	}
-	fprintf(f, "\nTargets, best of the accepted runs:\n");
-	for (unsigned i = 0; i < n; i++)
-		fprintf(f, "  %-52s %-8s %8.2f  %-4s %s\n", t[i].what,
-			t[i].goal, t[i].value,
-			isnan(t[i].value) ? "n/a" : t[i].met ? "ok" : "MISS",
-			t[i].detail);
-	fprintf(f, "  %-52s %-8s %8s  %-4s %s\n",
-		"in guest: child /dev/kmsg write / host's", "<= 1.1", "-",
-		"n/a", "make bench-guest (QEMU, not kbench)");
 }
 
 void report_csv(const char *path)
