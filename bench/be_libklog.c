@@ -52,11 +52,11 @@ static size_t lk_mem(void *ring)
 	return sizeof(*l) + l->ring.size;
 }
 
-static int lk_write(void *ring, const struct bk_msg *m)
+/* Store @m, timestamped @ts: the ring's own work. */
+static inline void lk_store(struct lk *l, const struct bk_msg *m, uint64_t ts)
 {
-	struct lk *l = ring;
 	struct klog_entry e = {
-		.ts_nsec = bk_ts(m),
+		.ts_nsec = ts,
 		.caller_id = m->caller,
 		.level = 6,
 		.flags = KLOG_F_NEWLINE,
@@ -64,8 +64,17 @@ static int lk_write(void *ring, const struct bk_msg *m)
 		.text_len = m->len,
 	};
 
-	pthread_spin_lock(&l->lock);
 	klog_ring_store(&l->ring, &e);
+}
+
+/* Under the spinlock; the clock is read before it is taken. */
+static int lk_write(void *ring, const struct bk_msg *m)
+{
+	struct lk *l = ring;
+	uint64_t ts = bk_ts(m);
+
+	pthread_spin_lock(&l->lock);
+	lk_store(l, m, ts);
 	pthread_spin_unlock(&l->lock);
 	return 0;
 }
@@ -73,17 +82,7 @@ static int lk_write(void *ring, const struct bk_msg *m)
 /* The ring alone, for one writer: what the lock costs (W1 only). */
 static int lk_write_nolock(void *ring, const struct bk_msg *m)
 {
-	struct lk *l = ring;
-	struct klog_entry e = {
-		.ts_nsec = bk_ts(m),
-		.caller_id = m->caller,
-		.level = 6,
-		.flags = KLOG_F_NEWLINE,
-		.text = m->text,
-		.text_len = m->len,
-	};
-
-	klog_ring_store(&l->ring, &e);
+	lk_store(ring, m, bk_ts(m));
 	return 0;
 }
 

@@ -155,6 +155,7 @@ struct set {
 	const struct bk_ops *be[NBACKENDS];
 	void **rings[NBACKENDS];
 	unsigned n, nrings;
+	const uint16_t *ring_of;
 };
 
 static void set_make(struct set *st, unsigned nrings, uint32_t size,
@@ -162,6 +163,7 @@ static void set_make(struct set *st, unsigned nrings, uint32_t size,
 {
 	memset(st, 0, sizeof(*st));
 	st->nrings = nrings;
+	st->ring_of = tg;
 	for (unsigned b = 0; b < NBACKENDS; b++) {
 		struct job j = {
 			.be = all_backends[b], .nrings = nrings,
@@ -183,25 +185,47 @@ static void set_free(struct set *st)
 		free_rings(st->be[i], st->rings[i], st->nrings);
 }
 
+/* A job of @nthreads on the rings of backend @i of @st. */
+static void set_job(struct job *j, const struct set *st, unsigned i,
+		    unsigned nthreads)
+{
+	memset(j, 0, sizeof(*j));
+	j->be = st->be[i];
+	j->rings = st->rings[i];
+	j->nrings = st->nrings;
+	j->ring_of = st->ring_of;
+	j->lens = lens_fixed;
+	j->dur_ns = cfg.dur_ns;
+	j->nthreads = nthreads;
+}
+
+/*
+ * How the two-thread scenarios start: 64-byte records, one 128 KiB ring
+ * of each backend.  False, and nothing made, with fewer than 2 CPUs.
+ */
+static bool set_make_pair(struct set *st, const char *scen)
+{
+	if (cfg.ncpu < 2) {
+		fprintf(stderr, "%s skipped: needs 2 cores\n", scen);
+		return false;
+	}
+	set_fixed(64);
+	set_make(st, 1, 128 * KiB, NULL);
+	return true;
+}
+
 static void scen_w2(void)
 {
 	static const enum role roles[] = { R_WRITE, R_WRITE };
 	struct point *ps[NBACKENDS];
 	struct set st;
 
-	if (cfg.ncpu < 2) {
-		fprintf(stderr, "W2-contend skipped: needs 2 cores\n");
+	if (!set_make_pair(&st, "W2-contend"))
 		return;
-	}
-	set_fixed(64);
-	set_make(&st, 1, 128 * KiB, NULL);
 	for (unsigned i = 0; i < st.n; i++) {
-		struct job j = {
-			.be = st.be[i], .rings = st.rings[i], .nrings = 1,
-			.nthreads = 2, .dur_ns = cfg.dur_ns,
-			.lens = lens_fixed,
-		};
+		struct job j;
 
+		set_job(&j, &st, i, 2);
 		ps[i] = point_new("W2-contend", "64", &j, roles,
 				  eval_writers);
 	}
@@ -218,19 +242,12 @@ static void scen_w1r1(void)
 	struct set st;
 	unsigned np = 0;
 
-	if (cfg.ncpu < 2) {
-		fprintf(stderr, "W1R1-follow skipped: needs 2 cores\n");
+	if (!set_make_pair(&st, "W1R1-follow"))
 		return;
-	}
-	set_fixed(64);
-	set_make(&st, 1, 128 * KiB, NULL);
 	for (unsigned i = 0; i < st.n; i++) {
-		struct job j = {
-			.be = st.be[i], .rings = st.rings[i], .nrings = 1,
-			.nthreads = 1, .dur_ns = cfg.dur_ns,
-			.lens = lens_fixed,
-		};
+		struct job j;
 
+		set_job(&j, &st, i, 1);
 		ps[np++] = point_new("W1R1-follow", "64-alone", &j, alone,
 				     eval_writers);
 		j.nthreads = 2;
@@ -287,14 +304,11 @@ static void scen_rscan(void)
 	}
 	for (unsigned i = 0; i < st.n; i++) {
 		for (unsigned n = 1; n <= 2; n++) {
-			struct job j = {
-				.be = st.be[i], .rings = st.rings[i],
-				.nrings = 1, .nthreads = n,
-				.dur_ns = cfg.dur_ns, .lens = lens_fixed,
-			};
+			struct job j;
 
 			if (n > cfg.ncpu)
 				continue;
+			set_job(&j, &st, i, n);
 			ps[np++] = point_new("R-scan", n == 1 ? "1r" : "2r",
 					     &j, roles, eval_readers);
 		}
@@ -362,14 +376,9 @@ static void scen_ns(void)
 			}
 			set_make(&st, ns[n], size, ring_of);
 			for (unsigned i = 0; i < st.n; i++) {
-				struct job j = {
-					.be = st.be[i], .rings = st.rings[i],
-					.nrings = ns[n], .nthreads = 1,
-					.dur_ns = cfg.dur_ns,
-					.lens = lens_fixed,
-					.ring_of = ring_of,
-				};
+				struct job j;
 
+				set_job(&j, &st, i, 1);
 				ps[i] = point_new("NS-scale", param, &j, roles,
 						  eval_writers);
 			}
