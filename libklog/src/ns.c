@@ -291,7 +291,7 @@ void klog_ns_put(struct klog_ns *ns)
 /**
  * klog_ns_get_stats() - copy the counters.
  * @ns:  the namespace.
- * @out: the copy.
+ * @out: the copy, with @out->held the number of records in the ring.
  *
  * Context: any that may take a spinlock.
  */
@@ -301,6 +301,7 @@ void klog_ns_get_stats(struct klog_ns *ns, struct klog_ns_stats *out)
 
 	kl_lock_irqsave(&ns->lock, flags);
 	*out = ns->stats;
+	out->held = ns->ring.next_seq - ns->ring.first_seq;
 	kl_unlock_irqrestore(&ns->lock, flags);
 }
 

@@ -618,6 +618,7 @@ static void ns_stats_count_stores_and_overwrites(void **state)
 	assert_int_equal(st.dropped_ratelimit, 0);
 	assert_int_equal(st.propagated, 0);
 	assert_int_equal(st.suppressed, 0);
+	assert_int_equal(st.held, 0);
 	memset(text, 'z', sizeof(text));
 	for (i = 0; i < 100; i++)
 		klog_ns_printk(a, "%u %.*s\n", i, (int)sizeof(text), text);
@@ -625,6 +626,9 @@ static void ns_stats_count_stores_and_overwrites(void **state)
 	assert_int_equal(st.stored, 100);
 	assert_true(st.dropped_overwrite > 80);
 	assert_int_equal(st.dropped_overwrite, a->ring.first_seq);
+	/* What the ring holds is what was stored and not overwritten. */
+	assert_int_equal(st.held, st.stored - st.dropped_overwrite);
+	assert_true(st.held > 0 && st.held < 20);
 	assert_int_equal(st.propagated, 100);
 	assert_int_equal(st.suppressed, 0);
 	klog_ns_get_stats(root, &st);

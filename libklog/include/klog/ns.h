@@ -158,6 +158,8 @@ struct klog_copy_policy {
  * @dropped_ratelimit: /dev/kmsg writes refused by the write ratelimit.
  * @propagated:        copies sent to the parent.
  * @suppressed:        copies refused by the parent's copy budget.
+ * @held:              records in the ring now (filled in by
+ *                     klog_ns_get_stats() only).
  */
 struct klog_ns_stats {
 	__u64 stored;
@@ -165,6 +167,7 @@ struct klog_ns_stats {
 	__u64 dropped_ratelimit;
 	__u64 propagated;
 	__u64 suppressed;
+	__u64 held;
 };
 
 /**
