@@ -301,6 +301,9 @@ void klog_ns_get_stats(struct klog_ns *ns, struct klog_ns_stats *out)
 
 	kl_lock_irqsave(&ns->lock, flags);
 	*out = ns->stats;
+	/* Written under the parent's lock (the copy budget's accounting). */
+	out->propagated = kl_read_once(ns->stats.propagated);
+	out->suppressed = kl_read_once(ns->stats.suppressed);
 	out->held = ns->ring.next_seq - ns->ring.first_seq;
 	kl_unlock_irqrestore(&ns->lock, flags);
 }

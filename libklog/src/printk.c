@@ -49,8 +49,8 @@
  * for one record; a forwarder run handles at most KLOG_FORWARD_BATCH
  * records and then queues itself again, so however deep the tree or busy
  * the namespace, one run does bounded work (in the kernel it runs in hard
- * interrupt context, or preemptibly in the irq_work thread on
- * PREEMPT_RT).  The records of one child reach its parent in the child's
+ * interrupt context, or on PREEMPT_RT in the irq_work thread, preemptible
+ * between records).  The records of one child reach its parent in the child's
  * order.  A record overwritten before its forwarder reached it counts as
  * suppressed.
  *
@@ -503,10 +503,12 @@ static void copy_to_parent(struct klog_ns *cur, struct klog_entry *copy,
  * at most KLOG_FORWARD_BATCH of them.  One forwarder runs per namespace
  * at a time (@ns->up_busy); a store that finds one running leaves its
  * record to it, and the running one looks for more under @ns's lock
- * before it stops, so no record is left behind.
+ * before it stops, so no record is left behind.  It holds its context's
+ * scratch buffer for one record at a time, so it is preemptible between
+ * records where its context is (the irq_work thread on PREEMPT_RT).
  * Return: true if records remain (the caller queues the forwarder again).
  */
-static bool forward(struct klog_ns *ns, char *buf)
+static bool forward(struct klog_ns *ns)
 {
 	struct klog_copy_policy pol;
 	struct klog_entry copy;
@@ -514,6 +516,7 @@ static bool forward(struct klog_ns *ns, char *buf)
 	kl_irqflags_t flags;
 	bool more = false;
 	u32 n = 0;
+	char *buf;
 	u64 lost;
 
 	kl_lock_irqsave(&ns->lock, flags);
@@ -533,10 +536,18 @@ static bool forward(struct klog_ns *ns, char *buf)
 		more = backlog_locked(ns);
 		if (!more || n++ == KLOG_FORWARD_BATCH)
 			break;
+		/* Always free: a forwarder never runs inside the store path. */
+		buf = kl_scratch_get();
+		if (kl_warn_on_once(!buf)) {
+			more = false;
+			break;
+		}
 		klog_ring_peek(&ns->ring, &ns->up_cur, &rec);
 		klog_ring_advance(&ns->ring, &ns->up_cur);
-		if (!may_propagate(ns, rec.flags, &pol))
+		if (!may_propagate(ns, rec.flags, &pol)) {
+			kl_scratch_put(buf);
 			continue;
+		}
 		kl_memset(&copy, 0, sizeof(copy));
 		copy.ts_nsec = rec.ts_nsec;
 		copy.caller_id = rec.caller_id;
@@ -550,6 +561,7 @@ static bool forward(struct klog_ns *ns, char *buf)
 		if (copy.flags & KLOG_F_USER)
 			user_copy_sanitise(&copy, buf);
 		copy_to_parent(ns, &copy, &pol);
+		kl_scratch_put(buf);
 		kl_lock_irqsave(&ns->lock, flags);
 	}
 	ns->up_busy = false;
@@ -566,23 +578,16 @@ static bool forward(struct klog_ns *ns, char *buf)
  * is dropped; handles at most KLOG_FORWARD_BATCH records, each under one
  * lock at a time, and queues itself again while records remain.  The
  * scratch buffer of its context is always free (a forwarder never runs
- * inside the store path); should it not be, it warns and does nothing
- * until the next store queues it again.
+ * inside the store path); should it not be, it warns and stops until the
+ * next store queues it again.
  *
  * Context: any that may take a spinlock (not NMI); no klog lock held.
  */
 void klog_ns_forward_work(kl_defer_t *work)
 {
 	struct klog_ns *ns = kl_container_of(work, struct klog_ns, forward);
-	bool more;
-	char *buf;
 
-	buf = kl_scratch_get();
-	if (kl_warn_on_once(!buf))
-		return;
-	more = forward(ns, buf);
-	kl_scratch_put(buf);
-	if (more)
+	if (forward(ns))
 		kl_defer_queue(work);
 }
 

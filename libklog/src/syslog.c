@@ -170,7 +170,7 @@ static int syslog_read(struct klog_syslog_ctx *ctx, void *buf, int size)
  * stops at the end it saw first).  Upstream walks its ring without a
  * lock and is approximate in the same way.
  */
-#define KLOG_WALK_CHUNK 64
+#define KLOG_WALK_CHUNK 16
 
 /* Let writers in after every KLOG_WALK_CHUNK records of a walk. */
 static void walk_pause(struct klog_ns *ns, struct klog_cursor *c, u32 *n,

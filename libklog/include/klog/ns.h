@@ -267,10 +267,12 @@ struct klog_ns_params {
  * @own_cfg:        a root's settings when the caller gave none.
  * @forward:        the forwarder (printk.c).
  *
- * Locking: @lock protects @ring, @cont, every cursor, @stats, the
- * ratelimit states, @budget (the copies this namespace's children may
- * send it), @copy_epoch, @copy_used and @copy_missed (this namespace's
- * use of its parent's budget: written under the *parent's* lock),
+ * Locking: @lock protects @ring, @cont, every cursor, @stats (but for
+ * @stats.propagated and @stats.suppressed), the ratelimit states,
+ * @budget (the copies this namespace's children may send it), and
+ * @copy_epoch, @copy_used, @copy_missed, @stats.propagated and
+ * @stats.suppressed (this namespace's use of its parent's budget:
+ * written under the *parent's* lock, read once without it),
  * @own_policy and @policy (written under @lock, read without it like the
  * settings of struct klog_config), @dmesg_restrict writes, @dead, @up_cur
  * (the next record to offer the parent) and @up_busy (a forwarder runs).
