@@ -687,7 +687,8 @@ wait_comm() {
 }
 # json_ok FILE: FILE is the JSON of "syslogns list --json": an object with
 # one array "namespaces" of objects, one a line, each with the keys ns,
-# parent, userns, uid, tag, size, nprocs, pid, command in that order,
+# parent, userns, uid, tag, size, held, lost, sent, refused, nprocs, pid,
+# command in that order,
 # every value a JSON string, integer or null; commas between the objects
 # and not after the last.
 cat >$T/json.awk <<'AWK'
@@ -724,7 +725,7 @@ end { fail("text after the end") }
 		fail("no comma after the previous object")
 	comma = substr($0, length($0)) == ","
 	body = substr($0, 8, length($0) - 8 - comma)
-	if (pairs(body) != "ns parent userns uid tag size nprocs pid command ")
+	if (pairs(body) != "ns parent userns uid tag size held lost sent refused nprocs pid command ")
 		fail("the keys")
 	n++
 }
@@ -759,48 +760,100 @@ check "syslogns run --user --net: the container's LOG lines are in its log" \
 busybox dmesg >$T/host.dmesg
 check "syslogns run --user --net: and not in the host's" hasnt "NF-snsnet-$MARK" $T/host.dmesg
 
-# Containers that stay: root's (b), uid 1000's with --user (u), a nested
-# pair whose outer namespace has no process left (its only process
-# re-ran syslogns, which moved it into the inner one).
-syslogns run -t snsb -s 16K -- sh -c "echo '<6>SNSB-$MARK' >/dev/kmsg; exec sleep 300" &
+# Containers that stay: root's (b, 3 records), uid 1000's with --user
+# (u), a nested pair whose outer namespace has no process left (its only
+# process re-ran syslogns, which moved it into the inner one), a 4096-byte
+# ring flooded with 100 records of some 100 bytes (fl), and a namespace
+# that takes at most 3 copies a window from its children (p) with a
+# child that writes 5 records (c).
+syslogns run -t snsb -s 16K -- sh -c "echo '<6>SNSB-$MARK' >/dev/kmsg
+	echo '<6>SNSB2-$MARK' >/dev/kmsg; echo '<6>SNSB3-$MARK' >/dev/kmsg
+	exec sleep 300" &
 bpid=$!
 klogns exec -u 1000 -- syslogns run --user -t snsu -- \
 	sh -c "echo '<6>SNSU-$MARK' >/dev/kmsg; exec sleep 300" &
 upid2=$!
 syslogns run -t snsouter -- syslogns run -t snsinner -- sleep 300 &
 npid=$!
+syslogns run -t snsfl -s 4096 -- sh -c "i=0; while [ \$i -lt 100 ]; do
+	echo \"<6>SNSFL-$MARK \$i ................................................................................\" >/dev/kmsg
+	i=\$((i + 1)); done; exec sleep 300" &
+flpid=$!
+syslogns run -t snsp -- sh -c "echo 2 >$SC/syslog_ns_propagate
+	echo 3 >$SC/syslog_ns_propagate_burst
+	echo 600000 >$SC/syslog_ns_propagate_interval_ms
+	exec syslogns run -t snsc -- sh -c 'for j in 1 2 3 4 5; do
+		echo \"<6>SNSC\$j-$MARK\" >/dev/kmsg; done; exec sleep 300'" &
+cpid=$!
 sns_up() {
-	wait_comm $bpid sleep && wait_comm $upid2 sleep && wait_comm $npid sleep
+	wait_comm $bpid sleep && wait_comm $upid2 sleep && wait_comm $npid sleep &&
+		wait_comm $flpid sleep && wait_comm $cpid sleep
 }
-check "syslogns run: the three containers are up" sns_up
+check "syslogns run: the five containers are up" sns_up
 bino=$(ino_of /proc/$bpid/ns/syslog)
 uino=$(ino_of /proc/$upid2/ns/syslog)
 uuser=$(ino_of /proc/$upid2/ns/user)
 iino=$(ino_of /proc/$npid/ns/syslog)
 oino=$(klogns parents /proc/$npid/ns/syslog | cut -d' ' -f1)
+flino=$(ino_of /proc/$flpid/ns/syslog)
+cino=$(ino_of /proc/$cpid/ns/syslog)
+pino=$(klogns parents /proc/$cpid/ns/syslog | cut -d' ' -f1)
 
+# The columns: 1 NS, 2 PARENT, 3 USERNS, 4 UID, 5 TAG, 6 SIZE, 7 HELD,
+# 8 LOST, 9 SENT, 10 REFUSED, 11 NPROCS, 12 PID, 13... COMMAND.
 syslogns list >$SNS/list.out 2>&1
-expect "syslogns list: the columns" "NS PARENT USERNS UID TAG SIZE NPROCS PID COMMAND" \
+expect "syslogns list: the columns" \
+	"NS PARENT USERNS UID TAG SIZE HELD LOST SENT REFUSED NPROCS PID COMMAND" \
 	sh -c "head -1 $SNS/list.out | tr -s ' ' | sed 's/^ //; s/ \$//'"
 # shellcheck disable=SC2016 # $1.. are awk's fields
-expect "syslogns list: root's container: parent, owner, tag, size, processes" \
-	"$INIT_INO $initu 0 snsb 16384 1 $bpid sleep 300" \
+expect "syslogns list: root's container: parent, owner, tag, size, 3 held, none lost, processes" \
+	"$INIT_INO $initu 0 snsb 16384 3 0 0 0 1 $bpid sleep 300" \
 	awk -v ns="$bino" '$1 == ns { $1 = ""; sub(/^ /, ""); print }' $SNS/list.out
 # shellcheck disable=SC2016 # $1.. are awk's fields
 expect "syslogns list: uid 1000's container is owned by its user namespace" \
-	"$INIT_INO $uuser 1000 snsu 65536 1 $upid2 sleep 300" \
+	"$INIT_INO $uuser 1000 snsu 65536 1 0 0 0 1 $upid2 sleep 300" \
 	awk -v ns="$uino" '$1 == ns { $1 = ""; sub(/^ /, ""); print }' $SNS/list.out
 # shellcheck disable=SC2016 # $1.. are awk's fields
-expect "syslogns list: the host: no parent, no tag, its syslog(2) size, PID 1" \
-	"- $initu 0 - $(klogns rc 10) 1" \
-	awk -v ns="$INIT_INO" '$1 == ns { print $2, $3, $4, $5, $6, $8 }' $SNS/list.out
+expect "syslogns list: the host: no parent, no tag, its syslog(2) size, no counters, PID 1" \
+	"- $initu 0 - $(klogns rc 10) - - - - 1" \
+	awk -v ns="$INIT_INO" '$1 == ns { print $2, $3, $4, $5, $6, $7, $8, $9, $10, $12 }' $SNS/list.out
 # shellcheck disable=SC2016 # $1.. are awk's fields
 expect "syslogns list: a namespace without processes, found by NS_GET_PARENT" \
-	"$INIT_INO snsouter 0 - -" \
-	awk -v ns="$oino" '$1 == ns { print $2, $5, $7, $8, $9 }' $SNS/list.out
+	"$INIT_INO snsouter 0 0 0 0 0 - -" \
+	awk -v ns="$oino" '$1 == ns { print $2, $5, $7, $8, $9, $10, $11, $12, $13 }' $SNS/list.out
 # shellcheck disable=SC2016 # $1.. are awk's fields
 expect "syslogns list: its child names it as its parent" "$oino snsinner 1" \
-	awk -v ns="$iino" '$1 == ns { print $2, $5, $7 }' $SNS/list.out
+	awk -v ns="$iino" '$1 == ns { print $2, $5, $11 }' $SNS/list.out
+# The flood: the ring kept some, lost the rest, and the two add up to
+# what the namespace stored (its own kernel.syslog_ns_stats, 2nd field).
+# shellcheck disable=SC2016 # $1.. are awk's fields
+awk -v ns="$flino" '$1 == ns { print $7, $8, $9, $10 }' $SNS/list.out >$SNS/fl.row
+read -r flheld fllost flsent flrefused <$SNS/fl.row
+flstored=$(syslogns enter $flpid -- cat $SC/syslog_ns_stats | cut -d' ' -f2)
+echo "# syslogns list: a 4096-byte ring after 100 records: held $flheld, lost $fllost, stored $flstored"
+check "syslogns list: a flooded 4096-byte ring held some of 100 records and lost the rest" \
+	sh -c "[ '$flheld' -gt 0 ] && [ '$fllost' -gt 0 ] && [ \$(($flheld + $fllost)) -eq 100 ]"
+expect "syslogns list: held + lost is what its kernel.syslog_ns_stats says it stored" \
+	"stored $flstored" sh -c "echo stored \$(($flheld + $fllost))"
+expect "syslogns list: the flooded ring sent and was refused no copies (policy 0)" \
+	"0 0" echo "$flsent" "$flrefused"
+# Copies: burst 3 in snsp's window for its children: snsc's 5 records
+# gave 3 copies and 2 refusals; snsp holds the 3 copies.
+# shellcheck disable=SC2016 # $1.. are awk's fields
+expect "syslogns list: a child with 5 records and a parent's burst of 3: 5 held, 3 sent, 2 refused" \
+	"$pino snsc 5 0 3 2" \
+	awk -v ns="$cino" '$1 == ns { print $2, $5, $7, $8, $9, $10 }' $SNS/list.out
+# shellcheck disable=SC2016 # $1.. are awk's fields
+expect "syslogns list: that parent holds the 3 copies" "snsp 3 0 0 0" \
+	awk -v ns="$pino" '$1 == ns { print $5, $7, $8, $9, $10 }' $SNS/list.out
+expect "syslogns list: the parent's log has the 3 labelled copies" 3 \
+	sh -c "syslogns dmesg snsp | grep -c '\[ns:$cino:snsc\] SNSC[1-5]-$MARK\$'"
+# What uid 1000 cannot enter it lists with ? (and the counters too).
+klogns exec -u 1000 -- syslogns list >$SNS/list1000.out 2>&1
+# shellcheck disable=SC2016 # $1.. are awk's fields
+expect "syslogns list by uid 1000: its container's tag, size and counters are ?" \
+	"? ? ? ? ? ?" \
+	awk -v ns="$uino" '$1 == ns { print $5, $6, $7, $8, $9, $10 }' $SNS/list1000.out
 expect "syslogns list: one row per namespace" "" \
 	sh -c "awk 'NR > 1 { print \$1 }' $SNS/list.out | sort | uniq -d"
 
@@ -808,11 +861,17 @@ syslogns list --json >$SNS/list.json 2>&1
 expect "syslogns list --json parses, one object per namespace of the table" \
 	"$(($(wc -l <$SNS/list.out) - 1))" json_ok $SNS/list.json
 expect "syslogns list --json: root's container" \
-	"{\"ns\": $bino, \"parent\": $INIT_INO, \"userns\": $initu, \"uid\": 0, \"tag\": \"snsb\", \"size\": 16384, \"nprocs\": 1, \"pid\": $bpid, \"command\": \"sleep 300\"}" \
+	"{\"ns\": $bino, \"parent\": $INIT_INO, \"userns\": $initu, \"uid\": 0, \"tag\": \"snsb\", \"size\": 16384, \"held\": 3, \"lost\": 0, \"sent\": 0, \"refused\": 0, \"nprocs\": 1, \"pid\": $bpid, \"command\": \"sleep 300\"}" \
 	sh -c "grep '\"ns\": $bino,' $SNS/list.json | sed 's/^ *//; s/,\$//'"
 expect "syslogns list --json: the process-less namespace has null PID and command" \
-	"{\"ns\": $oino, \"parent\": $INIT_INO, \"userns\": $initu, \"uid\": 0, \"tag\": \"snsouter\", \"size\": 65536, \"nprocs\": 0, \"pid\": null, \"command\": null}" \
+	"{\"ns\": $oino, \"parent\": $INIT_INO, \"userns\": $initu, \"uid\": 0, \"tag\": \"snsouter\", \"size\": 65536, \"held\": 0, \"lost\": 0, \"sent\": 0, \"refused\": 0, \"nprocs\": 0, \"pid\": null, \"command\": null}" \
 	sh -c "grep '\"ns\": $oino,' $SNS/list.json | sed 's/^ *//; s/,\$//'"
+expect "syslogns list --json: the host's counters are null" \
+	"\"held\": null, \"lost\": null, \"sent\": null, \"refused\": null" \
+	sh -c "grep '\"ns\": $INIT_INO,' $SNS/list.json | grep -o '\"held\".*\"refused\": [a-z0-9]*'"
+expect "syslogns list --json: the copies' counters" \
+	"\"held\": 5, \"lost\": 0, \"sent\": 3, \"refused\": 2" \
+	sh -c "grep '\"ns\": $cino,' $SNS/list.json | grep -o '\"held\".*\"refused\": [a-z0-9]*'"
 # Controls: json_ok refuses a missing comma, a trailing comma, an
 # unquoted string, a missing key and a truncated file.
 sed '3s/},$/}/' $SNS/list.json >$T/bad1.json
@@ -887,8 +946,8 @@ echo "$umax" >$UMAX
 check "syslogns enter: a namespace file of another type: named" \
 	exits_with 1 "^syslogns: /proc/self/ns/net is a net namespace, not a syslog namespace\$" \
 	syslogns enter /proc/self/ns/net -- true
-kill $bpid $upid2 $npid $d1 $d2 2>/dev/null
-wait $bpid $upid2 $npid $d1 $d2 2>/dev/null
+kill $bpid $upid2 $npid $flpid $cpid $d1 $d2 2>/dev/null
+wait $bpid $upid2 $npid $flpid $cpid $d1 $d2 2>/dev/null
 
 # --- memory cgroup accounting ----------------------------------------------
 # The same steps with a 4 KiB and a 1 MiB ring, in a memory cgroup of their

@@ -10,9 +10,10 @@
  *
  * The kernel interface is docs/kernel-interface.md: CLONE_NEWSYSLOG
  * (0x40) for unshare(2) and setns(2), /proc/PID/ns/syslog, the
- * namespace's own kernel.syslog_ns_tag and kernel.syslog_ns_size, and
- * the nsfs ioctls.  Every failure of syslogns itself is a message naming
- * its cause on stderr and exit status 1.
+ * namespace's own kernel.syslog_ns_tag, kernel.syslog_ns_size and
+ * kernel.syslog_ns_stats, and the nsfs ioctls.  Every failure of
+ * syslogns itself is a message naming its cause on stderr and exit
+ * status 1.
  */
 #define _GNU_SOURCE
 #include <ctype.h>
@@ -47,6 +48,7 @@
 #define SYS_pidfd_open 434
 #endif
 
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define __noreturn __attribute__((noreturn))
 #define __printf(a, b) __attribute__((format(printf, a, b)))
 
@@ -61,6 +63,7 @@
 
 #define SYSCTL_TAG "/proc/sys/kernel/syslog_ns_tag"
 #define SYSCTL_SIZE "/proc/sys/kernel/syslog_ns_size"
+#define SYSCTL_STATS "/proc/sys/kernel/syslog_ns_stats"
 #define SYSCTL_MAX_SIZE "/proc/sys/kernel/syslog_ns_max_size"
 #define SYSCTL_MAX_NS "/proc/sys/user/max_syslog_namespaces"
 
@@ -415,6 +418,16 @@ static void join_target(struct target *t)
 
 enum { TAG_UNKNOWN, TAG_NONE, TAG_SET };
 
+/*
+ * The counters of kernel.syslog_ns_stats, in the file's order (the kernel
+ * only ever appends new ones).  STATS_NONE: the namespace has no such
+ * file (the initial namespace, whose counters are printk's own, or a
+ * kernel without it); STATS_UNKNOWN: it could not be read.
+ */
+enum { ST_HELD, ST_STORED, ST_OVERWRITTEN, ST_RATELIMITED, ST_SENT,
+	ST_REFUSED, NSTATS };
+enum { STATS_UNKNOWN, STATS_NONE, STATS_SET };
+
 struct nsinfo {
 	unsigned long ino;
 	int fd;			/* an open namespace file, or -1 */
@@ -426,6 +439,8 @@ struct nsinfo {
 	int tag_state;
 	char tag[TAG_MAX + 2];
 	long size;		/* -1: unknown */
+	int stats_state;
+	unsigned long long stats[NSTATS];
 	int err;		/* why tag and size are unknown (errno), or 0 */
 };
 
@@ -588,7 +603,23 @@ struct ns_query {
 	int tag_state;
 	char tag[TAG_MAX + 2];
 	long size;
+	int stats_state;
+	unsigned long long stats[NSTATS];
 };
+
+/* kernel.syslog_ns_stats of the caller's namespace into @st: STATS_*. */
+static int read_stats(unsigned long long *st)
+{
+	char buf[256];
+
+	if (read_file(SYSCTL_STATS, buf, sizeof(buf)) < 0)
+		return errno == ENOENT ? STATS_NONE : STATS_UNKNOWN;
+	if (sscanf(buf, "%llu %llu %llu %llu %llu %llu", &st[ST_HELD],
+		   &st[ST_STORED], &st[ST_OVERWRITTEN], &st[ST_RATELIMITED],
+		   &st[ST_SENT], &st[ST_REFUSED]) != NSTATS)
+		return STATS_UNKNOWN;
+	return STATS_SET;
+}
 
 static void query_in_ns(struct nsinfo *ns, unsigned long self,
 			struct ns_query *q)
@@ -617,12 +648,13 @@ static void query_in_ns(struct nsinfo *ns, unsigned long self,
 	q->size = klogctl(SYSLOG_ACTION_SIZE_BUFFER, NULL, 0);
 	if (q->size < 0)
 		q->size = read_number(SYSCTL_SIZE);
+	q->stats_state = read_stats(q->stats);
 }
 
 /*
- * The tag and ring size of every namespace with an open file: each read
- * by a child process that setns()es into it (the sysctls and syslog(2)
- * answer for the caller's own namespace only).
+ * The tag, ring size and counters of every namespace with an open file:
+ * each read by a child process that setns()es into it (the sysctls and
+ * syslog(2) answer for the caller's own namespace only).
  */
 static void query_all(struct nslist *l)
 {
@@ -657,6 +689,8 @@ static void query_all(struct nslist *l)
 			ns->tag_state = q.tag_state;
 			memcpy(ns->tag, q.tag, sizeof(ns->tag));
 			ns->size = q.size;
+			ns->stats_state = q.stats_state;
+			memcpy(ns->stats, q.stats, sizeof(ns->stats));
 		}
 		close(p[0]);
 		waitpid(pid, NULL, 0);
@@ -984,6 +1018,26 @@ static void command_of(pid_t pid, char *buf, size_t len)
 	snprintf(buf, len, "?");
 }
 
+enum { C_NS, C_PARENT, C_USERNS, C_UID, C_TAG, C_SIZE, C_HELD, C_LOST,
+	C_SENT, C_REFUSED, C_NPROCS, C_PID, C_COMMAND, NCOLS };
+
+static const char *const col_name[NCOLS] = {
+	"NS", "PARENT", "USERNS", "UID", "TAG", "SIZE", "HELD", "LOST", "SENT",
+	"REFUSED", "NPROCS", "PID", "COMMAND"
+};
+
+/* The counters list shows: JSON key, column, kernel.syslog_ns_stats field. */
+static const struct {
+	const char *key;
+	int col;
+	int stat;
+} shown[] = {
+	{ "held", C_HELD, ST_HELD },
+	{ "lost", C_LOST, ST_OVERWRITTEN },
+	{ "sent", C_SENT, ST_SENT },
+	{ "refused", C_REFUSED, ST_REFUSED },
+};
+
 static void json_string(const char *s)
 {
 	putchar('"');
@@ -1012,6 +1066,7 @@ static void print_json(struct nslist *l)
 {
 	char cmd[4096];
 	size_t i;
+	int c;
 
 	printf("{\n   \"namespaces\": [\n");
 	for (i = 0; i < l->n; i++) {
@@ -1032,6 +1087,13 @@ static void print_json(struct nslist *l)
 			printf("\"size\": %ld, ", ns->size);
 		else
 			printf("\"size\": null, ");
+		for (c = 0; c < (int)ARRAY_SIZE(shown); c++) {
+			if (ns->stats_state == STATS_SET)
+				printf("\"%s\": %llu, ", shown[c].key,
+				       ns->stats[shown[c].stat]);
+			else
+				printf("\"%s\": null, ", shown[c].key);
+		}
 		printf("\"nprocs\": %d, ", ns->nprocs);
 		json_ulong("pid", ns->pid, ns->pid);
 		printf("\"command\": ");
@@ -1045,14 +1107,6 @@ static void print_json(struct nslist *l)
 	}
 	printf("   ]\n}\n");
 }
-
-enum { C_NS, C_PARENT, C_USERNS, C_UID, C_TAG, C_SIZE, C_NPROCS, C_PID,
-	C_COMMAND, NCOLS };
-
-static const char *const col_name[NCOLS] = {
-	"NS", "PARENT", "USERNS", "UID", "TAG", "SIZE", "NPROCS", "PID",
-	"COMMAND"
-};
 
 /* Numbers right-aligned, the tag and the command left-aligned. */
 static bool col_left(int c)
@@ -1090,6 +1144,16 @@ static void print_table(struct nslist *l, bool headings)
 			snprintf(r[C_SIZE], 4096, "%ld", ns->size);
 		else
 			snprintf(r[C_SIZE], 4096, "?");
+		for (c = 0; c < (int)ARRAY_SIZE(shown); c++) {
+			char *cl = r[shown[c].col];
+
+			if (ns->stats_state == STATS_SET)
+				snprintf(cl, 4096, "%llu",
+					 ns->stats[shown[c].stat]);
+			else
+				snprintf(cl, 4096, "%s", ns->stats_state ==
+					 STATS_NONE ? "-" : "?");
+		}
 		snprintf(r[C_NPROCS], 4096, "%d", ns->nprocs);
 		snprintf(r[C_PID], 4096, ns->pid ? "%d" : "-", (int)ns->pid);
 		if (ns->pid)
@@ -1134,7 +1198,10 @@ static void usage_list(void)
 	       "\n"
 	       "Columns: NS (inode number, the id in [ns:<id>] labels), PARENT, USERNS\n"
 	       "(the owner user namespace), UID (its owner), TAG (- none, ? unreadable),\n"
-	       "SIZE (ring bytes, ? unreadable), NPROCS, PID (the lowest), COMMAND.\n");
+	       "SIZE (ring bytes, ? unreadable), HELD (records in the ring), LOST\n"
+	       "(records overwritten), SENT and REFUSED (copies to the parent's log\n"
+	       "sent, and refused by its budget; - for the host), NPROCS, PID (the\n"
+	       "lowest), COMMAND.\n");
 }
 
 static int cmd_list(int argc, char **argv)
