@@ -2,14 +2,15 @@
 # tools/deps.sh GROUP... - install the Debian packages a make target needs.
 #
 # Groups: core (build + unit tests), kernel (kernel tree, build, QEMU
-# guest), fuzz (clang/libFuzzer), bench (gnuplot), lint (shellcheck).  Packages already
-# installed are skipped, so a second run costs one dpkg query; apt-get
-# update runs at most once per invocation.
+# guest, and the runtimes the guest suite runs: util-linux unshare,
+# bubblewrap, crun), fuzz (clang/libFuzzer), bench (gnuplot), lint
+# (shellcheck).  Packages already installed are skipped, so a second run
+# costs one dpkg query; apt-get update runs at most once per invocation.
 set -euo pipefail
 
 declare -A GROUP=(
 	[core]="build-essential meson ninja-build pkg-config libcmocka-dev valgrind python3"
-	[kernel]="linux-source-6.12 ccache flex bison bc libelf-dev libssl-dev cpio xz-utils kmod busybox-static qemu-system-x86 util-linux iptables iproute2 sparse"
+	[kernel]="linux-source-6.12 ccache flex bison bc libelf-dev libssl-dev cpio xz-utils kmod busybox-static qemu-system-x86 util-linux iptables iproute2 sparse bubblewrap crun"
 	[fuzz]="clang libclang-rt-14-dev llvm"
 	[bench]="gnuplot-nox"
 	[lint]="shellcheck"

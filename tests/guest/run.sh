@@ -16,7 +16,10 @@
 # (the child-vs-host golden check), the installed tool
 # tools/syslogns/syslogns.c and the series' kselftest
 # (syslog_ns_test, from its patch) with gcc -static, makes an
-# initramfs with qemu/initramfs.sh whose test command is the suite,
+# initramfs with qemu/initramfs.sh whose test command is the suite (with
+# the host's iptables-legacy, and the unmodified runtimes the suite runs:
+# util-linux unshare as /bin/unshare, bwrap and crun; tools/deps.sh
+# installs them),
 # boots the kernel (default build/kernel/bzImage, the patched one from
 # qemu/build-kernel.sh) with qemu/run.sh, and prints the TAP results.
 # The command line has no printk.devkmsg= (that would lock the mode): the
@@ -128,7 +131,8 @@ fi
 	-f "$XT/libipt_icmp.so:$XT/libipt_icmp.so" \
 	"${kfiles[@]}" \
 	-c "sh /etc/$suite.sh" "$out/klogns" "$out/capture" "$out/klogstress" \
-	"$out/syslog_ns_test" "$out/syslogns" /usr/sbin/xtables-legacy-multi
+	"$out/syslog_ns_test" "$out/syslogns" /usr/sbin/xtables-legacy-multi \
+	/usr/bin/unshare /usr/bin/bwrap /usr/bin/crun
 set +e
 "$REPO/qemu/run.sh" -k "$kernel" -i "$out/${pre}initramfs.cpio.gz" \
 	-l "$out/${pre}serial.log" -r "$out/${pre}results.tap" -t "$tmo" \

@@ -3,7 +3,9 @@
 #
 # Runs inside the QEMU guest (busybox sh, as root in the initial
 # namespaces) with the static helper "klogns" (tests/guest/klogns.c) and
-# the installed tool "syslogns" (tools/syslogns) in PATH.  Prints TAP lines ("ok N - ...", "not ok N - ...") and a final
+# the installed tool "syslogns" (tools/syslogns) in PATH, and unmodified
+# Debian runtimes: util-linux unshare (/bin/unshare), bwrap and crun.
+# Prints TAP lines ("ok N - ...", "not ok N - ...") and a final
 # "N passed, N failed" line; exits non-zero if anything failed.
 #
 # Conventions: "host" is a process that never created a syslog namespace;
@@ -948,6 +950,368 @@ check "syslogns enter: a namespace file of another type: named" \
 	syslogns enter /proc/self/ns/net -- true
 kill $bpid $upid2 $npid $flpid $cpid $d1 $d2 2>/dev/null
 wait $bpid $upid2 $npid $flpid $cpid $d1 $d2 2>/dev/null
+
+# --- real runtimes: unmodified Debian binaries, kernel.syslog_ns_auto -------
+# util-linux unshare (/bin/unshare: a bare "unshare" is busybox's applet),
+# bubblewrap and crun, copied from the build host by tests/guest/run.sh.
+# With kernel.syslog_ns_auto=1 every user namespace they make comes with
+# a syslog namespace, and a network namespace made in the same call (or
+# later, inside) is bound to it; with 0 (each one's control) they share
+# the host's log.
+AUTO=$SC/syslog_ns_auto
+RT=$T/rt
+mkdir -p $RT/newroot
+chmod 0777 $RT
+expect "auto: kernel.syslog_ns_auto defaults to 0" 0 cat $AUTO
+check "auto: a user namespace's root cannot write kernel.syslog_ns_auto" \
+	klogns exec -U -- sh -c "! echo 1 2>/dev/null >$AUTO"
+echo "<6>HOSTRT-$MARK" >/dev/kmsg
+# inroot COMMAND...: COMMAND in a private mount namespace whose root is a
+# recursive bind of / moved onto / (as switch_root does).  The initramfs
+# root cannot be pivot_root(2)ed (rootfs has no parent mount), and bwrap
+# and crun pivot; nor can a chroot serve (CLONE_NEWUSER is EPERM in one).
+# cgroup2 is mounted on /sys/fs/cgroup there: crun refuses to start
+# without a cgroup file system there, even with --cgroup-manager=disabled.
+inroot() {
+	unshare -m sh -c "mount -t cgroup2 none /sys/fs/cgroup &&
+		mount --rbind / $RT/newroot && cd $RT/newroot &&
+		mount --move . / && exec chroot . \"\$@\"" inroot "$@"
+}
+# What each runtime's container runs: a LOG rule on lo, a record, one
+# ping (its request and its reply pass OUTPUT on lo: two LOG lines), then
+# its log by util-linux dmesg after a line "log:".
+cat >$RT/rt.sh <<'EOF'
+ip link set lo up
+iptables -A OUTPUT -o lo -j LOG --log-prefix "RT-$1: " || echo "iptables failed"
+echo "<6>RTREC-$1" >/dev/kmsg
+ping -c 1 -W 1 127.0.0.1 >/dev/null 2>&1
+echo log:
+/usr/bin/dmesg
+EOF
+# rt_counts FILE NAME: in FILE's log (the lines after "log:", but a
+# crun container's closing "end"), NAME's record, NAME's LOG lines, and
+# every other line.
+rt_counts() {
+	sed -n '/^log:$/,$p' "$1" | sed '1d; /^end$/d' >"$1.log"
+	printf '%s %s %s\n' "$(grep -c "\] RTREC-$2\$" "$1.log")" \
+		"$(grep -c "\] RT-$2: IN= OUT=lo " "$1.log")" \
+		"$(grep -vc "\] RTREC-$2\$\|\] RT-$2: IN= OUT=lo " "$1.log")"
+}
+# Controls: rt_counts takes a container's own log and counts a host line.
+printf 'log:\n[    1.0] RTREC-x\n[    1.1] RT-x: IN= OUT=lo A\n[    1.2] RT-x: IN= OUT=lo B\n' >$RT/ctl.out
+expect "runtimes: control: rt_counts counts a container's record and LOG lines" \
+	"1 2 0" rt_counts $RT/ctl.out x
+echo "[    0.5] HOSTRT-$MARK" >>$RT/ctl.out
+expect "runtimes: control: rt_counts counts a host line among them" \
+	"1 2 1" rt_counts $RT/ctl.out x
+
+# rt_run NAME COMMAND...: COMMAND (which runs rt.sh NAME-$MARK) with
+# kernel.syslog_ns_auto=1 into $RT/NAME.out, then the same with 0 as
+# NAMEoff into $RT/NAMEoff.out; the host's log before, between and after
+# in $RT/NAME.before, $RT/NAME.after and $RT/NAMEoff.after.
+rt_run() {
+	rr_name=$1
+	shift
+	busybox dmesg >"$RT/$rr_name.before"
+	echo 1 >$AUTO
+	"$@" sh $RT/rt.sh "$rr_name-$MARK" >"$RT/$rr_name.out" 2>&1
+	echo 0 >$AUTO
+	busybox dmesg >"$RT/$rr_name.after"
+	"$@" sh $RT/rt.sh "${rr_name}off-$MARK" >"$RT/${rr_name}off.out" 2>&1
+	busybox dmesg >"$RT/${rr_name}off.after"
+}
+# rt_checks NAME WHAT: the checks of rt_run NAME.
+rt_checks() {
+	expect "$2, auto on: util-linux dmesg inside shows only its record and its 2 LOG lines" \
+		"1 2 0" rt_counts "$RT/$1.out" "$1-$MARK"
+	check "$2, auto on: the host log is untouched" \
+		host_kept "$RT/$1.before" "$RT/$1.after" "-$1-$MARK"
+	gained "$RT/$1.after"
+	check "$2, auto off (control): dmesg inside shows the host's log" \
+		has "HOSTRT-$MARK" "$RT/${1}off.out"
+	check "$2, auto off (control): its record is in the host's log, which host_kept catches" \
+		fails host_kept "$RT/$1.after" "$RT/${1}off.after" "-${1}off-$MARK"
+}
+
+# util-linux unshare, as an unprivileged user: -U -r -n in one unshare(2).
+rt_run un klogns exec -u 1000 -- /bin/unshare -U -r -n
+rt_checks un "util-linux unshare -U -r -n (uid 1000)"
+# bubblewrap, as an unprivileged user; --uid 0 and the two capabilities
+# let the sandbox set up its network (bwrap drops every capability).
+rt_run bw inroot klogns exec -u 1000 -- bwrap --unshare-user --unshare-net \
+	--uid 0 --gid 0 --cap-add CAP_NET_ADMIN --cap-add CAP_NET_RAW --dev-bind / /
+rt_checks bw "bwrap --unshare-user --unshare-net (uid 1000)"
+
+# util-linux dmesg's options in a container (unshare -U -r, uid 1000).
+cat >$RT/dm.sh <<EOF
+echo '<3>DMX1-$MARK' >/dev/kmsg
+echo '<14>DMX2-$MARK' >/dev/kmsg
+echo decode:; /usr/bin/dmesg -x
+echo syslog:; /usr/bin/dmesg -S
+echo json:; /usr/bin/dmesg --json
+echo jsonx:; /usr/bin/dmesg --json -x
+echo clear:; /usr/bin/dmesg -c
+echo after:; /usr/bin/dmesg; /usr/bin/dmesg -S
+echo end:
+EOF
+busybox dmesg >$RT/dm.before
+echo 1 >$AUTO
+klogns exec -u 1000 -- /bin/unshare -U -r sh $RT/dm.sh >$RT/dm.out 2>&1
+echo 0 >$AUTO
+busybox dmesg >$RT/dm.after
+# part NAME: the lines of dm.out between "NAME:" and the next "WORD:".
+part() {
+	sed -n "/^$1:\$/,/^[a-z]*:\$/p" $RT/dm.out | sed '1d; $d'
+}
+# joined: stdin with timestamps as [T], runs of spaces as one, the lines
+# joined by "|".
+joined() {
+	sed 's/\[ *[0-9]*\.[0-9]*\]/[T]/' | tr -s ' ' | tr '\n' '|' | sed 's/|$//'
+}
+dm_text() {
+	part "$1" | joined
+}
+# The JSON's messages; its frame (the lines indented less than a record's);
+# with -x, the names of facility and level.
+dm_json_msgs() {
+	part json | grep -o '"msg": .*' | joined
+}
+dm_json_frame() {
+	part json | grep -v '^      ' | joined
+}
+dm_jsonx() {
+	part jsonx | grep -o '"fac": [^,]*\|"pri": [^,]*' | joined
+}
+# What dmesg and dmesg -S print after dmesg -c, in brackets.
+dm_after() {
+	grep -q '^end:$' $RT/dm.out || { echo "no end: in dm.out"; return 1; }
+	echo "[$(part after | joined)]"
+}
+expect "dmesg -x in a container: facility and level decoded, its 2 records only" \
+	"user :err : [T] DMX1-$MARK|user :info : [T] DMX2-$MARK" dm_text decode
+expect "dmesg -S in a container: syslog(2) gives its 2 records only" \
+	"[T] DMX1-$MARK|[T] DMX2-$MARK" dm_text syslog
+expect "dmesg --json in a container: its 2 records only" \
+	"\"msg\": \"DMX1-$MARK\"|\"msg\": \"DMX2-$MARK\"" dm_json_msgs
+expect "dmesg --json in a container: an object with one array \"dmesg\"" \
+	"{| \"dmesg\": [| ]|}" dm_json_frame
+expect "dmesg --json -x in a container: facility and level by name" \
+	"\"fac\": \"user\"|\"pri\": \"err\"|\"fac\": \"user\"|\"pri\": \"info\"" dm_jsonx
+expect "dmesg -c in a container: prints its 2 records" \
+	"[T] DMX1-$MARK|[T] DMX2-$MARK" dm_text clear
+expect "dmesg -c in a container: then dmesg and dmesg -S show nothing" "[]" dm_after
+check "dmesg -c in a container: the host keeps every line of its log" \
+	host_kept $RT/dm.before $RT/dm.after "DMX[12]-$MARK"
+gained $RT/dm.after
+sed '$d' $RT/dm.before >$RT/dm.planted
+check "dmesg -c: control: host_kept catches a host log that lost its last line" \
+	fails host_kept $RT/dm.before $RT/dm.planted "DMX[12]-$MARK"
+
+# dmesg -w follows the container's log: FOLLOW1 shown, then the host
+# writes a record, then FOLLOW2: the follower shows FOLLOW1 and FOLLOW2
+# and not the host's record written between them.
+rm -f $RT/w.out $RT/w.ready $RT/w.host
+cat >$RT/follow.sh <<EOF
+timeout 60 /usr/bin/dmesg -w >$RT/w.out 2>&1 &
+wpid=\$!
+echo '<6>FOLLOW1-$MARK' >/dev/kmsg
+for i in \$(seq 100); do grep -q FOLLOW1 $RT/w.out && break; sleep 0.1; done
+touch $RT/w.ready
+for i in \$(seq 100); do [ -e $RT/w.host ] && break; sleep 0.1; done
+echo '<6>FOLLOW2-$MARK' >/dev/kmsg
+for i in \$(seq 100); do grep -q FOLLOW2 $RT/w.out && break; sleep 0.1; done
+kill \$wpid
+EOF
+echo 1 >$AUTO
+klogns exec -u 1000 -- /bin/unshare -U -r sh $RT/follow.sh >$RT/follow.out 2>&1 &
+fpid=$!
+for _ in $(seq 200); do [ -e $RT/w.ready ] && break; sleep 0.1; done
+handshake=no
+[ -e $RT/w.ready ] && handshake=yes
+echo "<6>HOSTFOLLOW-$MARK" >/dev/kmsg
+touch $RT/w.host
+wait $fpid
+echo 0 >$AUTO
+busybox dmesg >$RT/follow.host
+check "dmesg -w in a container: the host wrote while it followed (handshake)" \
+	test "$handshake" = yes
+expect "dmesg -w in a container: follows its own log only" \
+	"[T] FOLLOW1-$MARK|[T] FOLLOW2-$MARK" joined <$RT/w.out
+check "dmesg -w: positive control: the host's record is in the host's log" \
+	has "HOSTFOLLOW-$MARK" $RT/follow.host
+
+# --- crun: OCI bundles with a busybox root file system ----------------------
+# The root file system: static busybox and the applets the containers
+# use, util-linux dmesg, iptables-legacy with its extensions, the static
+# syslogns, and the guest's libraries (/lib, /lib64).  crun runs with
+# --cgroup-manager=disabled and config.json has no cgroup namespace: the
+# containers need no cgroup (no controller, no limit), so the guest
+# kernel's config stays as it is.  The bundles pivot_root(2) (inroot).
+# /dev/kmsg, not among OCI's default devices, is bound in, as an
+# administrator who hands containers their log does; no seccomp profile
+# (the guest kernel has no CONFIG_SECCOMP).
+# /ct.sh NAME [net]: a container's program: rt.sh NAME (net), else only a
+# record and the log; then "end" and sleep.
+cat >$RT/ct.sh <<'EOF'
+if [ "$2" = net ]; then
+	sh /rt.sh "$1"
+else
+	echo "<6>RTREC-$1" >/dev/kmsg
+	echo log:
+	/usr/bin/dmesg
+fi >/out 2>&1
+echo end >>/out
+exec sleep 300
+EOF
+# mkbundle DIR USERNS ARG...: DIR/rootfs and DIR/config.json for a
+# container that runs ARG...; USERNS 1: a user namespace mapping root to
+# uid and gid 1000, the root file system theirs.
+mkbundle() {
+	mb_dir=$1 mb_user=$2
+	shift 2
+	mkdir -p "$mb_dir/rootfs" || return 1
+	(
+		cd "$mb_dir/rootfs" || exit 1
+		mkdir -p bin usr/bin usr/lib/x86_64-linux-gnu dev proc sys tmp run
+		cp /bin/busybox /bin/syslogns /bin/xtables-legacy-multi bin/
+		for a in sh cat echo grep ip ping readlink sed sleep; do
+			ln -s busybox bin/$a
+		done
+		ln -s xtables-legacy-multi bin/iptables
+		cp /usr/bin/dmesg usr/bin/
+		cp -a /lib /lib64 .
+		cp -a /usr/lib/x86_64-linux-gnu/xtables usr/lib/x86_64-linux-gnu/
+		cp $RT/rt.sh $RT/ct.sh .
+	) || return 1
+	mb_args=
+	for a in "$@"; do
+		mb_args="$mb_args${mb_args:+, }\"$a\""
+	done
+	mb_caps='"CAP_SYS_ADMIN", "CAP_SYSLOG", "CAP_NET_ADMIN", "CAP_NET_RAW"'
+	mb_ns='{"type": "pid"}, {"type": "mount"}, {"type": "network"}, {"type": "ipc"}, {"type": "uts"}'
+	mb_maps=
+	if [ "$mb_user" = 1 ]; then
+		mb_ns="{\"type\": \"user\"}, $mb_ns"
+		mb_maps='"uidMappings": [{"containerID": 0, "hostID": 1000, "size": 1}],
+		"gidMappings": [{"containerID": 0, "hostID": 1000, "size": 1}],'
+		chown -R 1000:1000 "$mb_dir"
+	fi
+	cat >"$mb_dir/config.json" <<EOF
+{
+	"ociVersion": "1.0.0",
+	"process": {
+		"terminal": false,
+		"user": {"uid": 0, "gid": 0},
+		"args": [$mb_args],
+		"env": ["PATH=/usr/bin:/bin"],
+		"cwd": "/",
+		"capabilities": {
+			"bounding": [$mb_caps],
+			"effective": [$mb_caps],
+			"permitted": [$mb_caps]
+		}
+	},
+	"root": {"path": "rootfs"},
+	"hostname": "ct",
+	"mounts": [
+		{"destination": "/proc", "type": "proc", "source": "proc"},
+		{"destination": "/dev", "type": "tmpfs", "source": "tmpfs", "options": ["nosuid", "mode=755"]},
+		{"destination": "/dev/kmsg", "type": "bind", "source": "/dev/kmsg", "options": ["rbind", "rw"]}
+	],
+	"linux": {
+		$mb_maps
+		"namespaces": [$mb_ns]
+	}
+}
+EOF
+}
+# wait_end DIR: until the container's /out ends with "end" (30 s at most).
+wait_end() {
+	for _w in $(seq 300); do
+		[ "$(tail -1 "$1/rootfs/out" 2>/dev/null)" = end ] && return 0
+		sleep 0.1
+	done
+	echo "no end in $1/rootfs/out"
+	return 1
+}
+# crun_root ARG...: crun as root; crun_1000 ARG...: crun as uid 1000, its
+# state in $RT/crun-1000.  Both in inroot.
+crun_root() {
+	inroot crun --cgroup-manager=disabled "$@"
+}
+crun_1000() {
+	inroot klogns exec -u 1000 -- crun --root $RT/crun-1000 \
+		--cgroup-manager=disabled "$@"
+}
+mkdir -p $RT/crun-1000
+chown 1000:1000 $RT/crun-1000
+
+# Rootless: crun run by uid 1000, a user namespace in config.json, auto on.
+mkbundle $RT/cu 1 /bin/sh /ct.sh "cu-$MARK" net
+mkbundle $RT/cuoff 1 /bin/sh /ct.sh "cuoff-$MARK" net
+busybox dmesg >$RT/cu.before
+echo 1 >$AUTO
+crun_1000 run -d --bundle $RT/cu cu >$RT/cu.run 2>&1
+echo 0 >$AUTO
+check "crun rootless, auto on: the container runs" wait_end $RT/cu
+busybox dmesg >$RT/cu.after
+expect "crun rootless, auto on: dmesg inside shows only its record and its 2 LOG lines" \
+	"1 2 0" rt_counts $RT/cu/rootfs/out "cu-$MARK"
+check "crun rootless, auto on: the host log is untouched" \
+	host_kept $RT/cu.before $RT/cu.after "-cu-$MARK"
+gained $RT/cu.after
+crun_1000 exec cu syslogns enter 1 -- /usr/bin/dmesg \
+	>$RT/cu.exec 2>&1
+check "crun exec (rootless): syslogns enter 1 reads the container's log" \
+	has "RTREC-cu-$MARK" $RT/cu.exec
+check "crun exec (rootless): and not the host's" hasnt "HOSTRT-$MARK" $RT/cu.exec
+cupid=$(crun_1000 state cu | sed -n 's/^ *"pid": \([0-9]*\),$/\1/p')
+cuns=$(readlink "/proc/$cupid/ns/syslog")
+check "crun rootless, auto on: the container's init has a syslog namespace of its own" \
+	sh -c "[ -n '$cupid' ] && [ -n '$cuns' ] && [ '$cuns' != 'syslog:[$INIT_INO]' ]"
+expect "crun exec (rootless): syslogns enter 1 runs in the container's namespace" \
+	"$cuns" crun_1000 exec cu syslogns enter 1 -- \
+	readlink /proc/self/ns/syslog
+crun_1000 run -d --bundle $RT/cuoff cuoff >$RT/cuoff.run 2>&1
+check "crun rootless, auto off (control): the container runs" wait_end $RT/cuoff
+busybox dmesg >$RT/cuoff.after
+check "crun rootless, auto off (control): dmesg inside shows the host's log" \
+	has "HOSTRT-$MARK" $RT/cuoff/rootfs/out
+check "crun rootless, auto off (control): its record is in the host's log, which host_kept catches" \
+	fails host_kept $RT/cu.after $RT/cuoff.after "-cuoff-$MARK"
+plain=$(crun_1000 exec cu readlink /proc/self/ns/syslog 2>&1)
+echo "# crun exec without syslogns enter runs in $plain, its container's init in $cuns: crun 1.8.1 joins only the namespace kinds it knows"
+crun_1000 delete -f cu >/dev/null 2>&1
+crun_1000 delete -f cuoff >/dev/null 2>&1
+
+# As root, syslogns run as the entrypoint (no user namespace, auto off).
+mkbundle $RT/cr 0 /bin/syslogns run -t crunroot -- /bin/sh /ct.sh "cr-$MARK"
+mkbundle $RT/croff 0 /bin/sh /ct.sh "croff-$MARK"
+busybox dmesg >$RT/cr.before
+crun_root run -d --bundle $RT/cr cr >$RT/cr.run 2>&1
+check "crun as root, syslogns run as the entrypoint: the container runs" wait_end $RT/cr
+busybox dmesg >$RT/cr.after
+expect "crun as root + syslogns run: dmesg inside shows only its record" \
+	"1 0 0" rt_counts $RT/cr/rootfs/out "cr-$MARK"
+check "crun as root + syslogns run: the host log is untouched" \
+	host_kept $RT/cr.before $RT/cr.after "-cr-$MARK"
+gained $RT/cr.after
+crun_root exec cr syslogns enter 1 -- /usr/bin/dmesg >$RT/cr.exec 2>&1
+check "crun exec (root): syslogns enter 1 reads the container's log" \
+	has "RTREC-cr-$MARK" $RT/cr.exec
+check "crun exec (root): and not the host's" hasnt "HOSTRT-$MARK" $RT/cr.exec
+expect "crun exec (root): the container's tag is crunroot" crunroot \
+	crun_root exec cr syslogns enter 1 -- cat $SC/syslog_ns_tag
+crun_root run -d --bundle $RT/croff croff >$RT/croff.run 2>&1
+check "crun as root without syslogns run (control): the container runs" wait_end $RT/croff
+busybox dmesg >$RT/croff.after
+check "crun as root without syslogns run (control): dmesg inside shows the host's log" \
+	has "HOSTRT-$MARK" $RT/croff/rootfs/out
+check "crun as root without syslogns run (control): host_kept catches its record" \
+	fails host_kept $RT/cr.after $RT/croff.after "-croff-$MARK"
+crun_root delete -f cr >/dev/null 2>&1
+crun_root delete -f croff >/dev/null 2>&1
+expect "runtimes: kernel.syslog_ns_auto is back to 0" 0 cat $AUTO
 
 # --- memory cgroup accounting ----------------------------------------------
 # The same steps with a 4 KiB and a 1 MiB ring, in a memory cgroup of their
