@@ -142,7 +142,7 @@ int klog_ns_init(struct klog_ns *ns, struct klog_ns *parent,
 			cfg = &ns->own_cfg;
 		}
 	}
-	if (parent && parent->level >= KLOG_NS_MAX_DEPTH)
+	if (parent && parent->depth >= KLOG_NS_MAX_DEPTH)
 		return -ENOSPC;
 	ret = klog_ns_check_tag(p->tag);
 	if (ret)
@@ -172,7 +172,7 @@ int klog_ns_init(struct klog_ns *ns, struct klog_ns *parent,
 	ns->cfg = cfg;
 	ns->ops = p->ops;
 	ns->owner = p->owner;
-	ns->level = parent ? parent->level + 1 : 0;
+	ns->depth = parent ? parent->depth + 1 : 0;
 	ns->parent = parent ? klog_ns_get(parent) : NULL;
 	ns->root = parent ? parent->root : ns;
 	ns->dmesg_restrict = parent ? parent->dmesg_restrict : 0;

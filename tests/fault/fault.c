@@ -247,7 +247,7 @@ static int op_create_grandchild(void **made)
 		CHECK(ns == SENTINEL);
 		return ret;
 	}
-	CHECK(ns->parent == mid && ns->level == 3);
+	CHECK(ns->parent == mid && ns->depth == 3);
 	*made = ns;
 	return 0;
 }

@@ -282,7 +282,7 @@ static void ns_depth_limit(void **state)
 	cur = klog_ns_get(root);
 	for (i = 1; i <= KLOG_NS_MAX_DEPTH; i++) {
 		next = mk_child(cur, NULL, 4096);
-		assert_int_equal(next->level, i);
+		assert_int_equal(next->depth, i);
 		assert_ptr_equal(next->parent, cur);
 		assert_ptr_equal(next->root, root);
 		klog_ns_put(cur);		/* the child keeps it alive */

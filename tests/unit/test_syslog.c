@@ -1050,7 +1050,7 @@ static void create_then_set_tag_and_size(void **state)
 	/* As unshare(CLONE_NEWSYSLOG) leaves it: no tag, default size. */
 	assert_ptr_equal(child->parent, root);
 	assert_ptr_equal(child->root, root);
-	assert_int_equal(child->level, 1);
+	assert_int_equal(child->depth, 1);
 	assert_ptr_equal(child->owner, &child_userns);
 	assert_int_equal(child->id, 2);
 	expect_tag(child, "");

@@ -251,7 +251,8 @@ struct klog_ns_params {
  * @owner:          opaque owner for permission checks.
  * @priv:           the embedding code's pointer.
  * @id:             the "[ns:<id>]" label's id.
- * @level:          depth in the tree: 0 for a root.
+ * @depth:          depth in the tree: 0 for a root, at most
+ *                  KLOG_NS_MAX_DEPTH.
  * @dmesg_restrict: this namespace's dmesg_restrict.
  * @tag:            the label's tag, or "".
  * @budget:         the copies this namespace's children may send it.
@@ -278,7 +279,7 @@ struct klog_ns_params {
  * (the next record to offer the parent) and @up_busy (a forwarder runs).
  * No code holds two namespaces' locks at once.  @forward is the
  * forwarder (printk.c).  @ref, @parent, @root, @cfg, @ops, @id,
- * @level and @owner are set at init and then read-only.  @tag and the
+ * @depth and @owner are set at init and then read-only.  @tag and the
  * ring's buffer change only under @lock while nothing is stored
  * (klog_ns_set_tag(), klog_ns_resize()); the store path reads them under
  * @lock, and everything else reads @tag once a record exists
@@ -307,7 +308,7 @@ struct klog_ns {
 	void *owner;
 	void *priv;
 	__u64 id;
-	__u32 level;
+	__u32 depth;
 	int dmesg_restrict;
 	char tag[KLOG_TAG_MAX + 1];
 	struct klog_budget budget;
