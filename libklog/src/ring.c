@@ -37,7 +37,9 @@ struct klog_hdr {
 	u8 pad;
 };
 
-#define KLOG_HDR ((u32)sizeof(struct klog_hdr))
+/* Bytes of one header: a record's, or a wrap marker's. */
+#define KLOG_HDR_SIZE ((u32)sizeof(struct klog_hdr))
+/* Every record, hence every offset in the ring, is a multiple of this. */
 #define KLOG_ALIGN 8u
 
 static inline struct klog_hdr *hdr_at(const struct klog_ring *r, u32 idx)
@@ -78,7 +80,7 @@ int klog_ring_init(struct klog_ring *ring, void *buf, u32 size)
 /* Largest whole record (header included) a ring accepts. */
 static inline u32 max_record(const struct klog_ring *r)
 {
-	return r->size / 2 - KLOG_HDR;
+	return r->size / 2 - KLOG_HDR_SIZE;
 }
 
 /**
@@ -90,7 +92,7 @@ static inline u32 max_record(const struct klog_ring *r)
  */
 u32 klog_ring_max_text(const struct klog_ring *ring)
 {
-	u32 body = max_record(ring) - KLOG_HDR;
+	u32 body = max_record(ring) - KLOG_HDR_SIZE;
 
 	return body < KLOG_RECORD_MAX ? body : KLOG_RECORD_MAX;
 }
@@ -101,13 +103,14 @@ static long place(const struct klog_ring *r, u32 need)
 	bool empty = r->first_seq == r->next_seq;
 
 	if (empty || r->next_idx > r->first_idx) {
-		if (r->next_idx + need + KLOG_HDR <= r->size)
+		if (r->next_idx + need + KLOG_HDR_SIZE <= r->size)
 			return r->next_idx;
-		if (need + KLOG_HDR <= (empty ? r->next_idx : r->first_idx))
+		if (need + KLOG_HDR_SIZE <=
+		    (empty ? r->next_idx : r->first_idx))
 			return 0;
 		return -1;
 	}
-	if (need + KLOG_HDR <= r->first_idx - r->next_idx)
+	if (need + KLOG_HDR_SIZE <= r->first_idx - r->next_idx)
 		return r->next_idx;
 	return -1;
 }
@@ -168,14 +171,14 @@ u64 klog_ring_store(struct klog_ring *ring, const struct klog_entry *e)
 		text_len = max_text - pre_len;
 		flags |= KLOG_F_TRUNC;
 	}
-	room = max_record(ring) - KLOG_HDR - pre_len - text_len;
+	room = max_record(ring) - KLOG_HDR_SIZE - pre_len - text_len;
 	if (room > KLOG_DICT_MAX)
 		room = KLOG_DICT_MAX;
 	dict_len = e->dict ? dict_fit(e->dict, e->dict_len, room) : 0;
 	if (dict_len < (e->dict ? e->dict_len : 0))
 		flags |= KLOG_F_TRUNC;
 
-	need = KLOG_HDR + pre_len + text_len + dict_len;
+	need = KLOG_HDR_SIZE + pre_len + text_len + dict_len;
 	need = (need + KLOG_ALIGN - 1) & ~(KLOG_ALIGN - 1);
 
 	while ((at = place(ring, need)) < 0) {
@@ -186,7 +189,7 @@ u64 klog_ring_store(struct klog_ring *ring, const struct klog_entry *e)
 	}
 	if ((u32)at != ring->next_idx) {
 		/* Wrap: mark the end so readers jump to offset 0. */
-		kl_memset(hdr_at(ring, ring->next_idx), 0, KLOG_HDR);
+		kl_memset(hdr_at(ring, ring->next_idx), 0, KLOG_HDR_SIZE);
 	}
 
 	h = hdr_at(ring, at);
