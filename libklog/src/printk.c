@@ -72,7 +72,11 @@
 /* The store formats, and the forwarder copies, one record in a scratch. */
 static_assert(KL_SCRATCH_SIZE >= KLOG_RECORD_MAX, "scratch too small");
 #define CONT_FLUSH_AT (CONT_SIZE * 80 / 100)
-#define KERN_SOH_CH ('\001')
+/*
+ * The byte that starts a level prefix: the kernel's KERN_SOH_ASCII, under
+ * a name of the core's own (the core defines nothing in KERN_*).
+ */
+#define KLOG_SOH ('\001')
 
 /**
  * klog_parse_prefix() - strip KERN_SOH prefixes as 6.12 does.
@@ -92,7 +96,7 @@ u32 klog_parse_prefix(const char *text, u32 len, int *level, u32 *flags)
 {
 	u32 n = 0;
 
-	while (n + 1 < len && text[n] == KERN_SOH_CH) {
+	while (n + 1 < len && text[n] == KLOG_SOH) {
 		char ch = text[n + 1];
 
 		if (ch >= '0' && ch <= '7') {
