@@ -157,8 +157,11 @@ static void ring_store_locked(struct klog_ns *ns, const struct klog_entry *e)
 	ns->stats.stored++;
 }
 
-/* Store in @ns's ring, or hand to the hook of a root that has one. */
-static void put_locked(struct klog_ns *ns, const struct klog_entry *e)
+/*
+ * Emit a record of @ns: store it in @ns's ring, or hand it to the store
+ * hook (ops->emit) of a root that has one.
+ */
+static void emit_locked(struct klog_ns *ns, const struct klog_entry *e)
 {
 	if (ns->ops && ns->ops->emit) {
 		/*
@@ -297,7 +300,7 @@ static void commit_locked(struct klog_ns *ns, struct klog_entry *e,
 			  u32 origin)
 {
 	e->flags = (e->flags & KLOG_F_TEXT_MASK) | origin_flags(origin);
-	put_locked(ns, e);
+	emit_locked(ns, e);
 	if (!has_hook(ns))
 		offered_locked(ns, e->flags);
 }
