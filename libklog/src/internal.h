@@ -23,7 +23,7 @@ struct klog_ratelimit;
 #define KLOG_FORWARD_BATCH 16
 
 /* printk.c: the store path's steps, for ns.c, syslog.c and kmsg.c. */
-bool klog_ns_flush_locked(struct klog_ns *ns);
+bool klog_ns_reader_commit_locked(struct klog_ns *ns);
 void klog_ns_copy_up(struct klog_ns *ns);
 void klog_ns_forward_work(kl_defer_t *work);
 void klog_ns_wake(struct klog_ns *ns);

@@ -72,7 +72,7 @@ static bool kmsg_ready(void *arg)
 	bool ready, kick;
 
 	kl_lock_irqsave(&ns->lock, flags);
-	kick = klog_ns_flush_locked(ns);
+	kick = klog_ns_reader_commit_locked(ns);
 	ready = f->cur.seq < ns->ring.next_seq;
 	kl_unlock_irqrestore(&ns->lock, flags);
 	if (kick)
@@ -295,7 +295,7 @@ unsigned int klog_kmsg_poll(struct klog_kmsg *f)
 	bool kick;
 
 	kl_lock_irqsave(&ns->lock, flags);
-	kick = klog_ns_flush_locked(ns);
+	kick = klog_ns_reader_commit_locked(ns);
 	if (ns->ring.first_seq < ns->ring.next_seq &&
 	    f->cur.seq < ns->ring.next_seq) {
 		ret = KLOG_POLLIN | KLOG_POLLRDNORM;

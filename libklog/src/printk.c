@@ -601,8 +601,9 @@ void klog_ns_forward_work(kl_defer_t *work)
 /**
  * klog_ns_copy_up() - have the records that a locked section committed
  * copied to the ancestors that take them.
- * @ns: the namespace (a reference held), after klog_ns_flush_locked()
- *      returned true and @ns's lock was dropped.
+ * @ns: the namespace (a reference held), after
+ *      klog_ns_reader_commit_locked() returned true and @ns's lock was
+ *      dropped.
  *
  * Context: any that may take a spinlock (not NMI); no klog lock held.
  */
@@ -743,17 +744,20 @@ int klog_ns_printk(struct klog_ns *ns, const char *fmt, ...)
 }
 
 /**
- * klog_ns_flush_locked() - commit the pending continuation line.
+ * klog_ns_reader_commit_locked() - what a reader commits before it reads.
  * @ns: the namespace, locked.
  *
- * Readers call this before reading so that they never wait for a line
- * that may never be finished.
+ * Every read path calls this first: the pending continuation line is
+ * committed if the tree's read_commits says that readers commit it, so
+ * that a reader never waits for a line that may never be finished; with
+ * read_commits off (6.12's behaviour) it stays pending.  Not the locked
+ * half of klog_ns_flush(), which commits it whatever the setting.
  *
  * Context: ns->lock held.
  * Return: true if records wait to be copied to the parent: the caller
  * then calls klog_ns_copy_up() once it has dropped the lock.
  */
-bool klog_ns_flush_locked(struct klog_ns *ns)
+bool klog_ns_reader_commit_locked(struct klog_ns *ns)
 {
 	if (ns->cfg->read_commits)
 		cont_flush_locked(ns);
@@ -806,7 +810,7 @@ int klog_ns_read(struct klog_ns *ns, struct klog_cursor *c,
 		return -EINVAL;
 	kl_lock_irqsave(&ns->lock, flags);
 	pending = ns->cont.pending && ns->cfg->read_commits;
-	kick = klog_ns_flush_locked(ns);
+	kick = klog_ns_reader_commit_locked(ns);
 	if (klog_ring_read(&ns->ring, c, &rec, &out->lost)) {
 		out->rec = rec;
 		kl_memcpy(out->text, rec.text, rec.text_len);

@@ -94,7 +94,7 @@ static bool syslog_ready(void *arg)
 	bool ready, kick;
 
 	kl_lock_irqsave(&ns->lock, flags);
-	kick = klog_ns_flush_locked(ns);
+	kick = klog_ns_reader_commit_locked(ns);
 	/* A cut line whose record is gone restarts at the next record. */
 	if (klog_ring_cursor_fix(&ns->ring, &ns->syslog_cur))
 		ns->syslog_partial = 0;
@@ -241,7 +241,7 @@ static int syslog_read_all(struct klog_syslog_ctx *ctx, void *buf, int size,
 	bool kick;
 
 	kl_lock_irqsave(&ns->lock, flags);
-	kick = klog_ns_flush_locked(ns);
+	kick = klog_ns_reader_commit_locked(ns);
 	first_fitting_locked(ns, size, time, &c, &flags);
 	kl_unlock_irqrestore(&ns->lock, flags);
 	if (kick)
@@ -293,7 +293,7 @@ static int syslog_size_unread(struct klog_syslog_ctx *ctx)
 	bool kick;
 
 	kl_lock_irqsave(&ns->lock, flags);
-	kick = klog_ns_flush_locked(ns);
+	kick = klog_ns_reader_commit_locked(ns);
 	if (klog_ring_cursor_fix(&ns->ring, &ns->syslog_cur))
 		ns->syslog_partial = 0;
 	c = ns->syslog_cur;

@@ -633,7 +633,7 @@ static void cont_flush_api(void **state)
 	store_msg(ns, C1, 0, -1, "def");
 	kl_lock_irqsave(&ns->lock, flags);
 	/* Committed; policy none: nothing waits to be copied. */
-	assert_false(klog_ns_flush_locked(ns));
+	assert_false(klog_ns_reader_commit_locked(ns));
 	kl_unlock_irqrestore(&ns->lock, flags);
 	assert_int_equal(committed(ns), 2);
 	read_all(ns, &l);
@@ -687,7 +687,7 @@ static void cont_read_commits_off_keeps_line_pending(void **state)
 	store_msg(ns, C1, 0, -1, "invisible");
 	assert_int_equal(klog_ns_read(ns, &c, &mb), 0);
 	kl_lock_irqsave(&ns->lock, flags);
-	assert_false(klog_ns_flush_locked(ns));
+	assert_false(klog_ns_reader_commit_locked(ns));
 	kl_unlock_irqrestore(&ns->lock, flags);
 	assert_int_equal(committed(ns), 0);
 	/* Still joinable: the reader did not close the line. */

@@ -909,7 +909,7 @@ static void prop_three_levels_deep(void **state)
 	 */
 	klog_ns_printk(d, "pending");
 	kl_lock_irqsave(&d->lock, fl);
-	assert_true(klog_ns_flush_locked(d));
+	assert_true(klog_ns_reader_commit_locked(d));
 	kl_unlock_irqrestore(&d->lock, fl);
 	assert_int_equal(committed(d), 2);
 	assert_int_equal(committed(root), 2);
