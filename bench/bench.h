@@ -5,9 +5,10 @@
  * A backend is a record ring a kernel developer could pick: libklog's ring
  * (under a spinlock, as the kernel glue takes it), libklog's namespace
  * store path, Linux 6.12's lockless printk_ringbuffer (prb), a 3.x-style
- * logbuf under one spinlock (spin), a naive mutex ring of fixed slots
- * (mutex), and the machine's floor (one atomic add, a memcpy and a release
- * store).  Every backend stores and reads the same records.
+ * logbuf under one spinlock (bk_logbuf3, "spin" in the results), a naive
+ * mutex ring of fixed slots (mutex), and the machine's floor (one atomic
+ * add, a memcpy and a release store).  Every backend stores and reads the
+ * same records.
  */
 #ifndef KBENCH_H
 #define KBENCH_H
@@ -84,7 +85,7 @@ struct bk_ops {
 };
 
 extern const struct bk_ops bk_libklog, bk_libklog_nolock, bk_libklog_ns,
-	bk_libklog_printk, bk_prb, bk_spin, bk_mutex, bk_floor, bk_null;
+	bk_libklog_printk, bk_prb, bk_logbuf3, bk_mutex, bk_floor, bk_null;
 
 static inline uint64_t bk_now(void)
 {

@@ -104,7 +104,7 @@ static void scen_w1(void)
 	static const enum role roles[] = { R_WRITE };
 	static const struct bk_ops *const bes[] = {
 		&bk_libklog, &bk_libklog_nolock, &bk_libklog_ns, &bk_prb,
-		&bk_spin, &bk_mutex, &bk_floor, &bk_null,
+		&bk_logbuf3, &bk_mutex, &bk_floor, &bk_null,
 	};
 #define NW1 (sizeof(bes) / sizeof(bes[0]))
 
@@ -392,7 +392,7 @@ static void scen_cont(void)
 {
 	static const enum role roles[] = { R_CONT };
 	static const struct bk_ops *const bes[] = {
-		&bk_libklog_ns, &bk_libklog_printk, &bk_prb, &bk_spin,
+		&bk_libklog_ns, &bk_libklog_printk, &bk_prb, &bk_logbuf3,
 		&bk_mutex, &bk_floor,
 	};
 	struct point *ps[6];
