@@ -19,6 +19,39 @@
  * KLOG_RECORD_MAX bytes: longer input is truncated and flagged, so every
  * store succeeds without allocating.
  *
+ * Invariants.  They hold whenever the owner's lock is free (every function
+ * here leaves them true), the lines that keep them are tagged with their
+ * names, and klog_ring_check() and klog_ring_check_cursor() test them, in
+ * constant time (the positions, the oldest and the newest record):
+ *
+ * - R1 geometry: @buf is 8-byte aligned, @size a power of two from
+ *   KLOG_RING_MIN to KLOG_RING_LIMIT; first_idx, next_idx and last_idx are
+ *   multiples of KLOG_ALIGN below @size.
+ * - R2 sequence: first_seq <= next_seq; the ring holds the next_seq -
+ *   first_seq records from first_seq on, at most @size / KLOG_HDR_SIZE.
+ * - R3 empty: the ring is empty iff first_seq == next_seq, iff first_idx ==
+ *   next_idx.
+ * - R4 room: a wrap marker always fits behind the newest record:
+ *   next_idx + KLOG_HDR_SIZE <= @size and, while the records wrap
+ *   (first_idx > next_idx), next_idx + KLOG_HDR_SIZE <= first_idx.
+ * - R5 first: first_idx is the oldest record's offset or, when that record
+ *   is at offset 0, the offset of the wrap marker before it: first_idx may
+ *   name a marker, and then the records wrap.  It is never resolved, so the
+ *   marker stays reserved while a cursor may hold its offset (as in 3.x).
+ * - R6 record: a record's len is a multiple of KLOG_ALIGN, holds its
+ *   header, text (at most KLOG_RECORD_MAX) and dictionary (at most
+ *   KLOG_DICT_MAX), is at most max_record() and ends a header's room or
+ *   more before @size; its level is 0-7.
+ * - R7 last: in a ring that is not empty, last_idx is the newest record,
+ *   never a marker, and that record ends at next_idx.
+ * - R8 cursor: a cursor is valid iff seq <= next_seq and, when seq >=
+ *   first_seq, idx names record seq or the wrap marker before it: at
+ *   first_seq the record first_idx names, at next_seq - 1 the one at
+ *   last_idx, and at next_seq exactly next_idx.  A cursor below first_seq
+ *   has been overtaken: it is valid, its idx means nothing, and
+ *   klog_ring_cursor_fix() moves it to the oldest record.  Every function
+ *   that takes a valid cursor leaves it valid.
+ *
  * Locking: a ring has no lock; every function runs under its owner's lock.
  */
 #include "internal.h"
@@ -64,11 +97,13 @@ static inline u32 resolve(const struct klog_ring *r, u32 idx)
  */
 int klog_ring_init(struct klog_ring *ring, void *buf, u32 size)
 {
+	/* R1 */
 	if (!buf || size < KLOG_RING_MIN || size > KLOG_RING_LIMIT ||
 	    (size & (size - 1)) || ((unsigned long)buf & (KLOG_ALIGN - 1)))
 		return -EINVAL;
 	ring->buf = buf;
 	ring->size = size;
+	/* R3: empty, both positions at 0. */
 	ring->first_seq = 0;
 	ring->first_idx = 0;
 	ring->next_seq = 0;
@@ -77,7 +112,7 @@ int klog_ring_init(struct klog_ring *ring, void *buf, u32 size)
 	return 0;
 }
 
-/* Largest whole record (header included) a ring accepts. */
+/* R6: the largest whole record (header included) a ring accepts. */
 static inline u32 max_record(const struct klog_ring *r)
 {
 	return r->size / 2 - KLOG_HDR_SIZE;
@@ -97,7 +132,11 @@ u32 klog_ring_max_text(const struct klog_ring *ring)
 	return body < KLOG_RECORD_MAX ? body : KLOG_RECORD_MAX;
 }
 
-/* Where a record of @need bytes would go, or -1 if it does not fit yet. */
+/*
+ * Where a record of @need bytes would go, or -1 if it does not fit yet.
+ * R4: a place leaves room for a marker behind the record, before the end
+ * of the buffer or before the oldest record.
+ */
 static long place(const struct klog_ring *r, u32 need)
 {
 	bool empty = r->first_seq == r->next_seq;
@@ -122,12 +161,12 @@ static void drop_first(struct klog_ring *r)
 	r->first_idx = idx + hdr_at(r, idx)->len;
 	r->first_seq++;
 	/*
-	 * first_idx may now be a wrap marker: it is kept, not resolved, so
-	 * that the marker stays protected while the record at 0 lives and a
-	 * cursor holding the marker's offset stays valid (as in 3.x).
+	 * R5: first_idx may now be a wrap marker: it is kept, not resolved,
+	 * so that the marker stays protected while the record at 0 lives and
+	 * a cursor holding the marker's offset stays valid (as in 3.x).
 	 */
 	if (r->first_seq == r->next_seq)
-		r->first_idx = r->next_idx;
+		r->first_idx = r->next_idx;	/* R3 */
 }
 
 /* Length of the dictionary prefix of at most @max bytes that ends a pair. */
@@ -163,6 +202,7 @@ u64 klog_ring_store(struct klog_ring *ring, const struct klog_entry *e)
 	long at;
 	char *p;
 
+	/* R6: the text, the dictionary and the whole record within bounds. */
 	if (pre_len > max_text) {
 		pre_len = max_text;
 		flags |= KLOG_F_TRUNC;
@@ -188,7 +228,10 @@ u64 klog_ring_store(struct klog_ring *ring, const struct klog_entry *e)
 		dropped++;
 	}
 	if ((u32)at != ring->next_idx) {
-		/* Wrap: mark the end so readers jump to offset 0. */
+		/*
+		 * Wrap: mark the end so readers jump to offset 0.  R4: the
+		 * marker fits; R5: first_idx may come to name it.
+		 */
 		kl_memset(hdr_at(ring, ring->next_idx), 0, KLOG_HDR_SIZE);
 	}
 
@@ -199,7 +242,7 @@ u64 klog_ring_store(struct klog_ring *ring, const struct klog_entry *e)
 	h->dict_len = dict_len;
 	h->caller_id = e->caller_id;
 	h->facility = e->facility;
-	h->level = e->level & 7;
+	h->level = e->level & 7;		/* R6 */
 	h->flags = flags;
 	h->pad = 0;
 	p = (char *)(h + 1);
@@ -210,9 +253,9 @@ u64 klog_ring_store(struct klog_ring *ring, const struct klog_entry *e)
 	if (dict_len)
 		kl_memcpy(p + pre_len + text_len, e->dict, dict_len);
 
-	ring->last_idx = at;
-	ring->next_idx = at + need;
-	ring->next_seq++;
+	ring->last_idx = at;			/* R7 */
+	ring->next_idx = at + need;		/* R4, R7 */
+	ring->next_seq++;			/* R2 */
 	/*
 	 * Warm what the next store touches: the oldest record's header,
 	 * which it reads to drop that record, and the place it writes.  With
@@ -233,6 +276,7 @@ u64 klog_ring_store(struct klog_ring *ring, const struct klog_entry *e)
 void klog_ring_cursor_first(const struct klog_ring *ring,
 			    struct klog_cursor *c)
 {
+	/* R8: first_idx names the record at first_seq. */
 	c->seq = ring->first_seq;
 	c->idx = ring->first_idx;
 }
@@ -246,6 +290,7 @@ void klog_ring_cursor_first(const struct klog_ring *ring,
  */
 void klog_ring_cursor_end(const struct klog_ring *ring, struct klog_cursor *c)
 {
+	/* R8: at next_seq, exactly next_idx. */
 	c->seq = ring->next_seq;
 	c->idx = ring->next_idx;
 }
@@ -265,6 +310,7 @@ u64 klog_ring_cursor_fix(const struct klog_ring *ring, struct klog_cursor *c)
 
 	if (c->seq >= ring->first_seq)
 		return 0;
+	/* R8: overtaken; its idx means nothing, first_idx does. */
 	lost = ring->first_seq - c->seq;
 	klog_ring_cursor_first(ring, c);
 	return lost;
@@ -284,6 +330,7 @@ bool klog_ring_peek(const struct klog_ring *ring, const struct klog_cursor *c,
 {
 	const struct klog_hdr *h;
 
+	/* R8: only a cursor from first_seq on names a record. */
 	if (c->seq < ring->first_seq || c->seq >= ring->next_seq)
 		return false;
 	h = hdr_at(ring, resolve(ring, c->idx));
@@ -311,6 +358,7 @@ void klog_ring_advance(const struct klog_ring *ring, struct klog_cursor *c)
 {
 	u32 idx = resolve(ring, c->idx);
 
+	/* R8: the next record starts where this one ends (or a marker). */
 	c->idx = idx + hdr_at(ring, idx)->len;
 	c->seq++;
 }
@@ -350,10 +398,122 @@ bool klog_ring_last(const struct klog_ring *ring, struct klog_record *rec)
 {
 	struct klog_cursor c = {
 		.seq = ring->next_seq - 1,
-		.idx = ring->last_idx,
+		.idx = ring->last_idx,		/* R7, R8 */
 	};
 
 	if (ring->next_seq == ring->first_seq)
 		return false;
 	return klog_ring_peek(ring, &c, rec);
+}
+
+/* R1: an offset is aligned and leaves a header's room before the end. */
+static bool hdr_fits(const struct klog_ring *r, u32 idx)
+{
+	return !(idx & (KLOG_ALIGN - 1)) && idx <= r->size - KLOG_HDR_SIZE;
+}
+
+/* R6: the header at @idx (which hdr_fits()) is a sound record. */
+static bool record_ok(const struct klog_ring *r, u32 idx)
+{
+	const struct klog_hdr *h = hdr_at(r, idx);
+
+	return h->len && !(h->len & (KLOG_ALIGN - 1)) &&
+	       h->len <= max_record(r) &&
+	       h->len >= KLOG_HDR_SIZE + h->text_len + h->dict_len &&
+	       h->text_len <= KLOG_RECORD_MAX &&
+	       h->dict_len <= KLOG_DICT_MAX && h->level <= 7 &&
+	       idx + h->len + KLOG_HDR_SIZE <= r->size;
+}
+
+/**
+ * klog_ring_check() - test the ring's invariants.
+ * @ring: the ring.
+ *
+ * Checks R1 to R7 (see "DOC: record ring") on the positions, the oldest
+ * and the newest record, in constant time, reading nothing outside the
+ * buffer even when the ring is broken.  For tests and debugging: the
+ * ring's functions never need it.
+ *
+ * Context: owner's lock held.
+ * Return: 0, or -KLOG_RING_Rn for the first invariant Rn that is broken.
+ */
+int klog_ring_check(const struct klog_ring *ring)
+{
+	bool empty = ring->first_seq == ring->next_seq;
+	bool one_place = ring->first_idx == ring->next_idx;
+	u32 size = ring->size, first, last;
+	const struct klog_hdr *h;
+
+	if (!ring->buf || ((unsigned long)ring->buf & (KLOG_ALIGN - 1)) ||
+	    size < KLOG_RING_MIN || size > KLOG_RING_LIMIT ||
+	    (size & (size - 1)) ||
+	    ((ring->first_idx | ring->next_idx | ring->last_idx) &
+	     (KLOG_ALIGN - 1)) ||
+	    ring->first_idx >= size || ring->next_idx >= size ||
+	    ring->last_idx >= size)
+		return -KLOG_RING_R1;
+	if (ring->first_seq > ring->next_seq ||
+	    ring->next_seq - ring->first_seq > size / KLOG_HDR_SIZE)
+		return -KLOG_RING_R2;
+	if (empty != one_place)
+		return -KLOG_RING_R3;
+	if (ring->next_idx + KLOG_HDR_SIZE > size ||
+	    (ring->first_idx > ring->next_idx &&
+	     ring->next_idx + KLOG_HDR_SIZE > ring->first_idx))
+		return -KLOG_RING_R4;
+	if (empty)
+		return 0;
+	if (!hdr_fits(ring, ring->first_idx))
+		return -KLOG_RING_R5;
+	first = resolve(ring, ring->first_idx);
+	if (first != ring->first_idx && ring->first_idx < ring->next_idx)
+		return -KLOG_RING_R5;
+	if (!record_ok(ring, first))
+		return -KLOG_RING_R6;
+	last = ring->last_idx;
+	if (!hdr_fits(ring, last) || !hdr_at(ring, last)->len)
+		return -KLOG_RING_R7;
+	if (!record_ok(ring, last))
+		return -KLOG_RING_R6;
+	h = hdr_at(ring, last);
+	if (last + h->len != ring->next_idx)
+		return -KLOG_RING_R7;
+	return 0;
+}
+
+/**
+ * klog_ring_check_cursor() - test a cursor of a ring.
+ * @ring: the ring.
+ * @c:    the cursor.
+ *
+ * Checks the ring (klog_ring_check()), then R8 on @c: an overtaken cursor
+ * is valid; one from first_seq on must name a sound record, the right
+ * one at either end of the ring, or be exactly at next_idx at next_seq.
+ *
+ * Context: owner's lock held.
+ * Return: 0, or -KLOG_RING_Rn for the first invariant Rn that is broken.
+ */
+int klog_ring_check_cursor(const struct klog_ring *ring,
+			   const struct klog_cursor *c)
+{
+	int ret = klog_ring_check(ring);
+	u32 idx;
+
+	if (ret)
+		return ret;
+	if (c->seq > ring->next_seq)
+		return -KLOG_RING_R8;
+	if (c->seq < ring->first_seq)
+		return 0;
+	if (c->seq == ring->next_seq)
+		return c->idx == ring->next_idx ? 0 : -KLOG_RING_R8;
+	if (!hdr_fits(ring, c->idx))
+		return -KLOG_RING_R8;
+	idx = resolve(ring, c->idx);
+	if (!record_ok(ring, idx) ||
+	    (c->seq == ring->first_seq &&
+	     idx != resolve(ring, ring->first_idx)) ||
+	    (c->seq == ring->next_seq - 1 && idx != ring->last_idx))
+		return -KLOG_RING_R8;
+	return 0;
 }

@@ -11,6 +11,72 @@
 
 #define ALIGN8(x) (((x) + 7u) & ~7u)
 
+/*
+ * The ring operations of these tests: each is klog_ring_<op>() followed
+ * by klog_ring_check() on the ring and klog_ring_check_cursor() on the
+ * cursor it used, so that every step of every test checks the ring's
+ * invariants (R1 to R8, ring.c).
+ */
+#define assert_ring_ok(r) assert_int_equal(klog_ring_check(r), 0)
+#define assert_cursor_ok(r, c) \
+	assert_int_equal(klog_ring_check_cursor((r), (c)), 0)
+
+static u64 ring_store(struct klog_ring *r, const struct klog_entry *e)
+{
+	u64 dropped;
+
+	assert_ring_ok(r);
+	dropped = klog_ring_store(r, e);
+	assert_ring_ok(r);
+	return dropped;
+}
+
+static bool ring_read(const struct klog_ring *r, struct klog_cursor *c,
+		      struct klog_record *rec, u64 *lost)
+{
+	bool ok;
+
+	assert_cursor_ok(r, c);
+	ok = klog_ring_read(r, c, rec, lost);
+	assert_cursor_ok(r, c);
+	return ok;
+}
+
+static bool ring_peek(const struct klog_ring *r, const struct klog_cursor *c,
+		      struct klog_record *rec)
+{
+	assert_cursor_ok(r, c);
+	return klog_ring_peek(r, c, rec);
+}
+
+static u64 ring_cursor_fix(const struct klog_ring *r, struct klog_cursor *c)
+{
+	u64 lost;
+
+	assert_cursor_ok(r, c);
+	lost = klog_ring_cursor_fix(r, c);
+	assert_cursor_ok(r, c);
+	return lost;
+}
+
+static void ring_cursor_first(const struct klog_ring *r, struct klog_cursor *c)
+{
+	klog_ring_cursor_first(r, c);
+	assert_cursor_ok(r, c);
+}
+
+static void ring_cursor_end(const struct klog_ring *r, struct klog_cursor *c)
+{
+	klog_ring_cursor_end(r, c);
+	assert_cursor_ok(r, c);
+}
+
+static bool ring_last(const struct klog_ring *r, struct klog_record *rec)
+{
+	assert_ring_ok(r);
+	return klog_ring_last(r, rec);
+}
+
 struct tring {
 	struct klog_ring r;
 	char *buf;
@@ -24,10 +90,12 @@ static void tring_init(struct tring *t, u32 size)
 	memset(t->buf, 0xa5, size);
 	t->size = size;
 	assert_int_equal(klog_ring_init(&t->r, t->buf, size), 0);
+	assert_ring_ok(&t->r);
 }
 
 static void tring_free(struct tring *t)
 {
+	assert_ring_ok(&t->r);
 	free(t->buf);
 	t->buf = NULL;
 }
@@ -43,8 +111,8 @@ static u32 hdr_size(void)
 	if (hdr)
 		return hdr;
 	tring_init(&t, KLOG_RING_MIN);
-	klog_ring_store(&t.r, &e);
-	assert_true(klog_ring_last(&t.r, &rec));
+	ring_store(&t.r, &e);
+	assert_true(ring_last(&t.r, &rec));
 	hdr = (u32)(rec.text - t.buf);
 	tring_free(&t);
 	assert_true(hdr >= 16 && hdr % 8 == 0);
@@ -55,7 +123,7 @@ static u64 put_text(struct klog_ring *r, const char *text, u32 len)
 {
 	struct klog_entry e = { .text = text, .text_len = len, .level = 6 };
 
-	return klog_ring_store(r, &e);
+	return ring_store(r, &e);
 }
 
 /* Fill @buf with a pattern that identifies record @id. */
@@ -93,6 +161,7 @@ static void ring_init_rejects_bad_arguments(void **state)
 	assert_int_equal(klog_ring_init(&r, (char *)store + 4, 4096), -EINVAL);
 	assert_int_equal(klog_ring_init(&r, store, 4096), 0);
 	assert_int_equal(klog_ring_init(&r, store, 8192), 0);
+	assert_ring_ok(&r);
 	assert_int_equal(r.size, 8192);
 	assert_int_equal(r.first_seq, 0);
 	assert_int_equal(r.next_seq, 0);
@@ -108,10 +177,10 @@ static void ring_empty_has_nothing(void **state)
 
 	(void)state;
 	tring_init(&t, 4096);
-	assert_false(klog_ring_last(&t.r, &rec));
-	klog_ring_cursor_first(&t.r, &c);
-	assert_false(klog_ring_peek(&t.r, &c, &rec));
-	assert_false(klog_ring_read(&t.r, &c, &rec, &lost));
+	assert_false(ring_last(&t.r, &rec));
+	ring_cursor_first(&t.r, &c);
+	assert_false(ring_peek(&t.r, &c, &rec));
+	assert_false(ring_read(&t.r, &c, &rec, &lost));
 	assert_int_equal(lost, 0);
 	assert_int_equal(c.seq, 0);
 	assert_int_equal(klog_ring_max_text(&t.r), KLOG_RECORD_MAX);
@@ -143,7 +212,7 @@ static void ring_store_keeps_every_field(void **state)
 
 	(void)state;
 	tring_init(&t, 4096);
-	assert_int_equal(klog_ring_store(&t.r, &e), 0);
+	assert_int_equal(ring_store(&t.r, &e), 0);
 	e.pre = NULL;
 	e.pre_len = 0;
 	e.dict = NULL;
@@ -152,11 +221,11 @@ static void ring_store_keeps_every_field(void **state)
 	e.text = "second";
 	e.text_len = 6;
 	e.flags = KLOG_F_CONT;
-	assert_int_equal(klog_ring_store(&t.r, &e), 0);
+	assert_int_equal(ring_store(&t.r, &e), 0);
 	assert_int_equal(klog_ring_count(&t.r), 2);
 
-	klog_ring_cursor_first(&t.r, &c);
-	assert_true(klog_ring_read(&t.r, &c, &rec, &lost));
+	ring_cursor_first(&t.r, &c);
+	assert_true(ring_read(&t.r, &c, &rec, &lost));
 	assert_int_equal(lost, 0);
 	assert_int_equal(rec.seq, 0);
 	assert_int_equal(rec.ts_nsec, 123456789012ull);
@@ -169,14 +238,14 @@ static void ring_store_keeps_every_field(void **state)
 	assert_int_equal(rec.dict_len, sizeof(dict) - 1);
 	assert_memory_equal(rec.dict, dict, sizeof(dict) - 1);
 
-	assert_true(klog_ring_read(&t.r, &c, &rec, &lost));
+	assert_true(ring_read(&t.r, &c, &rec, &lost));
 	assert_int_equal(rec.seq, 1);
 	assert_int_equal(rec.level, 13 & 7);
 	assert_int_equal(rec.flags, KLOG_F_CONT);
 	assert_int_equal(rec.text_len, 6);
 	assert_memory_equal(rec.text, "second", 6);
 	assert_int_equal(rec.dict_len, 0);
-	assert_false(klog_ring_read(&t.r, &c, &rec, &lost));
+	assert_false(ring_read(&t.r, &c, &rec, &lost));
 	assert_int_equal(c.seq, 2);
 	tring_free(&t);
 }
@@ -202,7 +271,7 @@ static u32 fill_to_tail(struct tring *t, u32 *fourth_text)
 	*fourth_text = need4 - hdr;
 	pattern(text, *fourth_text, 3);
 	assert_int_equal(put_text(&t->r, text, *fourth_text), 0);
-	assert_true(klog_ring_last(&t->r, &rec));
+	assert_true(ring_last(&t->r, &rec));
 	assert_ptr_equal(rec.text, t->buf + 3 * big + hdr);
 	return 3 * big + need4;
 }
@@ -222,13 +291,13 @@ static void ring_record_exactly_fills_tail(void **state)
 	assert_int_equal(t.r.next_idx, end);
 	assert_int_equal(t.r.first_seq, 0);
 	assert_int_equal(klog_ring_count(&t.r), 4);
-	klog_ring_cursor_first(&t.r, &c);
+	ring_cursor_first(&t.r, &c);
 	for (i = 0; i < 4; i++) {
-		assert_true(klog_ring_read(&t.r, &c, &rec, NULL));
+		assert_true(ring_read(&t.r, &c, &rec, NULL));
 		assert_int_equal(rec.seq, i);
 		assert_pattern(&rec, i < 3 ? 1024 : len4, i);
 	}
-	assert_false(klog_ring_read(&t.r, &c, &rec, NULL));
+	assert_false(ring_read(&t.r, &c, &rec, NULL));
 	tring_free(&t);
 }
 
@@ -250,23 +319,23 @@ static void ring_one_byte_more_wraps(void **state)
 	pattern(text, len4, 3);
 	/* It does not fit before the marker room: it goes to 0. */
 	assert_int_equal(put_text(&t.r, text, len4), 1);
-	assert_true(klog_ring_last(&t.r, &rec));
+	assert_true(ring_last(&t.r, &rec));
 	assert_ptr_equal(rec.text, t.buf + hdr);
 	assert_int_equal(t.r.first_seq, 1);
 	assert_int_equal(t.r.next_idx, ALIGN8(hdr + len4));
 	/* The old end holds the marker: a cursor there finds record 3. */
 	c.seq = 3;
 	c.idx = 3 * big;
-	assert_true(klog_ring_peek(&t.r, &c, &rec));
+	assert_true(ring_peek(&t.r, &c, &rec));
 	assert_int_equal(rec.seq, 3);
 	assert_pattern(&rec, len4, 3);
-	klog_ring_cursor_first(&t.r, &c);
+	ring_cursor_first(&t.r, &c);
 	for (i = 1; i < 4; i++) {
-		assert_true(klog_ring_read(&t.r, &c, &rec, NULL));
+		assert_true(ring_read(&t.r, &c, &rec, NULL));
 		assert_int_equal(rec.seq, i);
 		assert_pattern(&rec, i < 3 ? 1024 : len4, i);
 	}
-	assert_false(klog_ring_read(&t.r, &c, &rec, NULL));
+	assert_false(ring_read(&t.r, &c, &rec, NULL));
 	tring_free(&t);
 }
 
@@ -280,30 +349,30 @@ static void ring_wrap_marker_after_exact_fill(void **state)
 	(void)state;
 	tring_init(&t, 4096);
 	end = fill_to_tail(&t, &len4);
-	klog_ring_cursor_end(&t.r, &at_end);
+	ring_cursor_end(&t.r, &at_end);
 	assert_int_equal(at_end.idx, end);
 	assert_int_equal(at_end.seq, 4);
 	/* The next record must go to offset 0, behind a marker at @end. */
 	assert_int_equal(put_text(&t.r, "wrapped", 7), 1);
-	assert_true(klog_ring_last(&t.r, &rec));
+	assert_true(ring_last(&t.r, &rec));
 	assert_ptr_equal(rec.text, t.buf + hdr_size());
 	assert_int_equal(rec.seq, 4);
 	/* The marker header is all zero (len 0). */
 	for (i = 0; i < hdr_size(); i++)
 		assert_int_equal(t.buf[end + i], 0);
 	/* A reader that sat at the end follows the marker. */
-	assert_true(klog_ring_read(&t.r, &at_end, &rec, NULL));
+	assert_true(ring_read(&t.r, &at_end, &rec, NULL));
 	assert_int_equal(rec.seq, 4);
 	assert_memory_equal(rec.text, "wrapped", 7);
-	assert_false(klog_ring_read(&t.r, &at_end, &rec, NULL));
+	assert_false(ring_read(&t.r, &at_end, &rec, NULL));
 	/* A full reader sees 1, 2, 3 and then the wrapped record. */
-	klog_ring_cursor_first(&t.r, &c);
+	ring_cursor_first(&t.r, &c);
 	for (i = 1; i < 4; i++) {
-		assert_true(klog_ring_read(&t.r, &c, &rec, NULL));
+		assert_true(ring_read(&t.r, &c, &rec, NULL));
 		assert_int_equal(rec.seq, i);
 		assert_pattern(&rec, i < 3 ? 1024 : len4, i);
 	}
-	assert_true(klog_ring_read(&t.r, &c, &rec, NULL));
+	assert_true(ring_read(&t.r, &c, &rec, NULL));
 	assert_int_equal(rec.seq, 4);
 	assert_memory_equal(rec.text, "wrapped", 7);
 	assert_int_equal(c.seq, t.r.next_seq);
@@ -335,14 +404,14 @@ static void ring_smallest_ring_with_max_records(void **state)
 			assert_int_equal(count, i + 1);
 		else
 			assert_true(count == 2 || count == 3);
-		klog_ring_cursor_first(&t.r, &c);
+		ring_cursor_first(&t.r, &c);
 		for (s = t.r.first_seq; s <= i; s++) {
-			assert_true(klog_ring_read(&t.r, &c, &rec, NULL));
+			assert_true(ring_read(&t.r, &c, &rec, NULL));
 			assert_int_equal(rec.seq, s);
 			assert_int_equal(rec.flags & KLOG_F_TRUNC, 0);
 			assert_pattern(&rec, 1024, (u32)s);
 		}
-		assert_false(klog_ring_read(&t.r, &c, &rec, NULL));
+		assert_false(ring_read(&t.r, &c, &rec, NULL));
 	}
 	tring_free(&t);
 }
@@ -362,14 +431,14 @@ static void ring_record_larger_than_ring_is_truncated(void **state)
 	tring_init(&t, KLOG_RING_MIN);
 	put_text(&t.r, "before", 6);
 	put_text(&t.r, text, len);
-	assert_true(klog_ring_last(&t.r, &rec));
+	assert_true(ring_last(&t.r, &rec));
 	assert_int_equal(rec.text_len, klog_ring_max_text(&t.r));
 	assert_int_equal(rec.text_len, KLOG_RECORD_MAX);
 	assert_true(rec.flags & KLOG_F_TRUNC);
 	assert_memory_equal(rec.text, text, rec.text_len);
 	/* The ring is still sound: a following record reads back. */
 	put_text(&t.r, "after", 5);
-	assert_true(klog_ring_last(&t.r, &rec));
+	assert_true(ring_last(&t.r, &rec));
 	assert_int_equal(rec.text_len, 5);
 	assert_int_equal(rec.flags & KLOG_F_TRUNC, 0);
 	assert_memory_equal(rec.text, "after", 5);
@@ -387,11 +456,11 @@ static void ring_exact_max_text_is_not_truncated(void **state)
 	pattern(text, sizeof(text), 1);
 	tring_init(&t, 8192);
 	put_text(&t.r, text, KLOG_RECORD_MAX);
-	assert_true(klog_ring_last(&t.r, &rec));
+	assert_true(ring_last(&t.r, &rec));
 	assert_int_equal(rec.text_len, KLOG_RECORD_MAX);
 	assert_int_equal(rec.flags & KLOG_F_TRUNC, 0);
 	put_text(&t.r, text, KLOG_RECORD_MAX + 1);
-	assert_true(klog_ring_last(&t.r, &rec));
+	assert_true(ring_last(&t.r, &rec));
 	assert_int_equal(rec.text_len, KLOG_RECORD_MAX);
 	assert_true(rec.flags & KLOG_F_TRUNC);
 	tring_free(&t);
@@ -410,8 +479,8 @@ static void ring_prefix_and_text_truncated_together(void **state)
 	/* pre + text is one byte too long. */
 	e.text = text;
 	e.text_len = KLOG_RECORD_MAX - 5;
-	klog_ring_store(&t.r, &e);
-	assert_true(klog_ring_last(&t.r, &rec));
+	ring_store(&t.r, &e);
+	assert_true(ring_last(&t.r, &rec));
 	assert_int_equal(rec.text_len, KLOG_RECORD_MAX);
 	assert_true(rec.flags & KLOG_F_TRUNC);
 	memcpy(want, "[abc] ", 6);
@@ -419,8 +488,8 @@ static void ring_prefix_and_text_truncated_together(void **state)
 	assert_memory_equal(rec.text, want, KLOG_RECORD_MAX);
 	/* pre + text exactly at the limit: intact. */
 	e.text_len = KLOG_RECORD_MAX - 6;
-	klog_ring_store(&t.r, &e);
-	assert_true(klog_ring_last(&t.r, &rec));
+	ring_store(&t.r, &e);
+	assert_true(ring_last(&t.r, &rec));
 	assert_int_equal(rec.text_len, KLOG_RECORD_MAX);
 	assert_int_equal(rec.flags & KLOG_F_TRUNC, 0);
 	tring_free(&t);
@@ -456,8 +525,8 @@ static void ring_dict_truncated_at_pair_boundary(void **state)
 	tring_init(&t, KLOG_RING_MIN);
 	e.dict = dict;
 	e.dict_len = len;
-	klog_ring_store(&t.r, &e);
-	assert_true(klog_ring_last(&t.r, &rec));
+	ring_store(&t.r, &e);
+	assert_true(ring_last(&t.r, &rec));
 	assert_int_equal(rec.text_len, KLOG_RECORD_MAX);
 	assert_memory_equal(rec.text, text, KLOG_RECORD_MAX);
 	assert_true(rec.flags & KLOG_F_TRUNC);
@@ -476,8 +545,8 @@ static void ring_dict_truncated_at_pair_boundary(void **state)
 	len = make_dict(dict, 3, 10);
 	e.text_len = 10;
 	e.dict_len = len;
-	klog_ring_store(&t.r, &e);
-	assert_true(klog_ring_last(&t.r, &rec));
+	ring_store(&t.r, &e);
+	assert_true(ring_last(&t.r, &rec));
 	assert_int_equal(rec.dict_len, len);
 	assert_memory_equal(rec.dict, dict, len);
 	assert_int_equal(rec.flags & KLOG_F_TRUNC, 0);
@@ -486,8 +555,8 @@ static void ring_dict_truncated_at_pair_boundary(void **state)
 	len = make_dict(dict, 1, 2000);
 	e.text_len = KLOG_RECORD_MAX;
 	e.dict_len = len;
-	klog_ring_store(&t.r, &e);
-	assert_true(klog_ring_last(&t.r, &rec));
+	ring_store(&t.r, &e);
+	assert_true(ring_last(&t.r, &rec));
 	assert_int_equal(rec.dict_len, 0);
 	assert_true(rec.flags & KLOG_F_TRUNC);
 	assert_int_equal(rec.text_len, KLOG_RECORD_MAX);
@@ -507,8 +576,8 @@ static void ring_dict_capped_at_dict_max(void **state)
 	tring_init(&t, 65536);
 	e.dict = dict;
 	e.dict_len = len;
-	klog_ring_store(&t.r, &e);
-	assert_true(klog_ring_last(&t.r, &rec));
+	ring_store(&t.r, &e);
+	assert_true(ring_last(&t.r, &rec));
 	assert_true(rec.flags & KLOG_F_TRUNC);
 	assert_true(rec.dict_len <= KLOG_DICT_MAX);
 	assert_true(rec.dict_len > KLOG_DICT_MAX - 26);
@@ -534,8 +603,8 @@ static void ring_overtaken_cursor_reports_exact_loss(void **state)
 		pattern(text, 100, i);
 		put_text(&t.r, text, 100);
 	}
-	klog_ring_cursor_first(&t.r, &slow);
-	assert_true(klog_ring_read(&t.r, &slow, &rec, &lost));
+	ring_cursor_first(&t.r, &slow);
+	assert_true(ring_read(&t.r, &slow, &rec, &lost));
 	assert_int_equal(lost, 0);
 	assert_int_equal(rec.seq, 0);
 	/* slow is at seq 1; overwrite until at least 16 records are gone. */
@@ -546,15 +615,15 @@ static void ring_overtaken_cursor_reports_exact_loss(void **state)
 	expect = t.r.first_seq - 1;
 	assert_true(expect >= 16);
 	c = slow;
-	assert_int_equal(klog_ring_cursor_fix(&t.r, &c), expect);
+	assert_int_equal(ring_cursor_fix(&t.r, &c), expect);
 	assert_int_equal(c.seq, t.r.first_seq);
 	assert_int_equal(c.idx, t.r.first_idx);
-	assert_true(klog_ring_read(&t.r, &slow, &rec, &lost));
+	assert_true(ring_read(&t.r, &slow, &rec, &lost));
 	assert_int_equal(lost, expect);
 	assert_int_equal(rec.seq, expect + 1);
 	assert_pattern(&rec, 100, (u32)rec.seq);
 	/* Only once: the next read loses nothing. */
-	assert_true(klog_ring_read(&t.r, &slow, &rec, &lost));
+	assert_true(ring_read(&t.r, &slow, &rec, &lost));
 	assert_int_equal(lost, 0);
 	assert_int_equal(rec.seq, expect + 2);
 	tring_free(&t);
@@ -569,14 +638,14 @@ static void ring_cursor_fix_leaves_valid_cursor(void **state)
 	tring_init(&t, 4096);
 	put_text(&t.r, "a", 1);
 	put_text(&t.r, "b", 1);
-	klog_ring_cursor_first(&t.r, &c);
+	ring_cursor_first(&t.r, &c);
 	before = c;
-	assert_int_equal(klog_ring_cursor_fix(&t.r, &c), 0);
+	assert_int_equal(ring_cursor_fix(&t.r, &c), 0);
 	assert_int_equal(c.seq, before.seq);
 	assert_int_equal(c.idx, before.idx);
-	klog_ring_cursor_end(&t.r, &c);
+	ring_cursor_end(&t.r, &c);
 	before = c;
-	assert_int_equal(klog_ring_cursor_fix(&t.r, &c), 0);
+	assert_int_equal(ring_cursor_fix(&t.r, &c), 0);
 	assert_int_equal(c.seq, before.seq);
 	assert_int_equal(c.idx, before.idx);
 	tring_free(&t);
@@ -594,15 +663,15 @@ static void ring_lost_everything_then_reads_newest(void **state)
 	(void)state;
 	tring_init(&t, 4096);
 	put_text(&t.r, "old", 3);
-	klog_ring_cursor_first(&t.r, &c);
+	ring_cursor_first(&t.r, &c);
 	for (i = 0; i < 40; i++) {
 		pattern(text, 1024, i);
 		put_text(&t.r, text, 1024);
 	}
-	assert_true(klog_ring_read(&t.r, &c, &rec, &lost));
+	assert_true(ring_read(&t.r, &c, &rec, &lost));
 	assert_int_equal(lost, t.r.first_seq);
 	assert_int_equal(rec.seq, t.r.first_seq);
-	while (klog_ring_read(&t.r, &c, &rec, &lost))
+	while (ring_read(&t.r, &c, &rec, &lost))
 		assert_int_equal(lost, 0);
 	assert_int_equal(rec.seq, 40);
 	assert_pattern(&rec, 1024, 39);
@@ -618,21 +687,21 @@ static void ring_cursor_at_end_sees_only_new_records(void **state)
 
 	(void)state;
 	tring_init(&t, 4096);
-	klog_ring_cursor_end(&t.r, &c);
-	assert_false(klog_ring_peek(&t.r, &c, &rec));
+	ring_cursor_end(&t.r, &c);
+	assert_false(ring_peek(&t.r, &c, &rec));
 	put_text(&t.r, "one", 3);
 	put_text(&t.r, "two", 3);
-	klog_ring_cursor_end(&t.r, &c);
+	ring_cursor_end(&t.r, &c);
 	assert_int_equal(c.seq, 2);
-	assert_false(klog_ring_peek(&t.r, &c, &rec));
-	assert_false(klog_ring_read(&t.r, &c, &rec, &lost));
+	assert_false(ring_peek(&t.r, &c, &rec));
+	assert_false(ring_read(&t.r, &c, &rec, &lost));
 	assert_int_equal(c.seq, 2);
 	put_text(&t.r, "three", 5);
-	assert_true(klog_ring_read(&t.r, &c, &rec, &lost));
+	assert_true(ring_read(&t.r, &c, &rec, &lost));
 	assert_int_equal(lost, 0);
 	assert_int_equal(rec.seq, 2);
 	assert_memory_equal(rec.text, "three", 5);
-	assert_false(klog_ring_read(&t.r, &c, &rec, &lost));
+	assert_false(ring_read(&t.r, &c, &rec, &lost));
 	tring_free(&t);
 }
 
@@ -648,16 +717,16 @@ static void ring_cursor_at_end_across_many_wraps(void **state)
 
 	(void)state;
 	tring_init(&t, 4096);
-	klog_ring_cursor_end(&t.r, &c);
+	ring_cursor_end(&t.r, &c);
 	for (i = 0; i < 300; i++) {
 		len = 1 + (i * 137) % 900;
 		pattern(text, len, i);
 		put_text(&t.r, text, len);
-		assert_true(klog_ring_read(&t.r, &c, &rec, &lost));
+		assert_true(ring_read(&t.r, &c, &rec, &lost));
 		assert_int_equal(lost, 0);
 		assert_int_equal(rec.seq, i);
 		assert_pattern(&rec, len, i);
-		assert_false(klog_ring_read(&t.r, &c, &rec, &lost));
+		assert_false(ring_read(&t.r, &c, &rec, &lost));
 		assert_int_equal(c.seq, t.r.next_seq);
 	}
 	tring_free(&t);
@@ -672,12 +741,12 @@ static void ring_last_is_newest(void **state)
 
 	(void)state;
 	tring_init(&t, 4096);
-	assert_false(klog_ring_last(&t.r, &rec));
+	assert_false(ring_last(&t.r, &rec));
 	for (i = 0; i < 200; i++) {
 		len = (i * 71) % 1024;
 		pattern(text, len, i);
 		put_text(&t.r, text, len);
-		assert_true(klog_ring_last(&t.r, &rec));
+		assert_true(ring_last(&t.r, &rec));
 		assert_int_equal(rec.seq, i);
 		assert_pattern(&rec, len, i);
 	}
@@ -704,6 +773,174 @@ static void ring_store_returns_dropped_count(void **state)
 	}
 	assert_true(sum > 20);
 	assert_int_equal(sum, t.r.first_seq);
+	tring_free(&t);
+}
+
+/* ---- invariants: a broken ring fails its check ---------------------- */
+
+/* Rings broken on purpose: each must fail exactly the invariant it breaks. */
+#define assert_broken(r, n) assert_int_equal(klog_ring_check(r), -(n))
+#define assert_bad_cursor(r, c, n) \
+	assert_int_equal(klog_ring_check_cursor((r), (c)), -(n))
+
+/* Three records at 0, 32 and 64 in 4 KiB: "a", "bb", "ccc". */
+static void three_records(struct tring *t)
+{
+	tring_init(t, 4096);
+	put_text(&t->r, "a", 1);
+	put_text(&t->r, "bb", 2);
+	put_text(&t->r, "ccc", 3);
+	assert_int_equal(t->r.first_idx, 0);
+	assert_int_equal(t->r.last_idx, 2 * ALIGN8(hdr_size() + 3));
+	assert_true(t->r.first_idx < t->r.next_idx);
+}
+
+static void ring_check_fails_the_broken_invariant(void **state)
+{
+	u32 hdr = hdr_size(), second = ALIGN8(hdr + 3);
+	char saved[64];
+	struct klog_ring r;
+	struct tring t;
+
+	(void)state;
+	three_records(&t);
+	assert_ring_ok(&t.r);
+
+	/* R1: geometry. */
+	r = t.r;
+	r.size = 6144;
+	assert_broken(&r, KLOG_RING_R1);
+	r = t.r;
+	r.buf = t.buf + 4;
+	assert_broken(&r, KLOG_RING_R1);
+	r = t.r;
+	r.next_idx += 4;
+	assert_broken(&r, KLOG_RING_R1);
+	r = t.r;
+	r.last_idx = r.size;
+	assert_broken(&r, KLOG_RING_R1);
+
+	/* R2: sequence numbers. */
+	r = t.r;
+	r.first_seq = r.next_seq + 1;
+	assert_broken(&r, KLOG_RING_R2);
+	r = t.r;
+	r.next_seq = r.first_seq + r.size;
+	assert_broken(&r, KLOG_RING_R2);
+
+	/* R3: empty by its sequence numbers, not by its offsets; and back. */
+	r = t.r;
+	r.first_seq = r.next_seq;
+	assert_broken(&r, KLOG_RING_R3);
+	r = t.r;
+	r.first_idx = r.next_idx;
+	assert_broken(&r, KLOG_RING_R3);
+
+	/* R4: no room for a marker behind the newest record. */
+	r = t.r;
+	r.next_idx = r.size - 8;
+	assert_broken(&r, KLOG_RING_R4);
+
+	/* R5: first_idx names a marker, but the records do not wrap. */
+	r = t.r;
+	r.first_seq = 1;
+	r.first_idx = second;
+	assert_ring_ok(&r);
+	memcpy(saved, t.buf + second, hdr);
+	memset(t.buf + second, 0, hdr);
+	assert_broken(&r, KLOG_RING_R5);
+	memcpy(t.buf + second, saved, hdr);
+
+	/* R6: the oldest record's header is garbage. */
+	memcpy(saved, t.buf, hdr);
+	memset(t.buf, 0xff, hdr);
+	assert_broken(&t.r, KLOG_RING_R6);
+	memcpy(t.buf, saved, hdr);
+
+	/* R7: last_idx is not the record that ends at next_idx... */
+	r = t.r;
+	r.last_idx = second;
+	assert_broken(&r, KLOG_RING_R7);
+	/* ... or names a marker. */
+	memcpy(saved, t.buf + t.r.last_idx, hdr);
+	memset(t.buf + t.r.last_idx, 0, hdr);
+	assert_broken(&t.r, KLOG_RING_R7);
+	memcpy(t.buf + t.r.last_idx, saved, hdr);
+
+	assert_ring_ok(&t.r);
+	tring_free(&t);
+}
+
+static void ring_check_wrapped_ring(void **state)
+{
+	struct klog_cursor c;
+	struct klog_ring r;
+	struct tring t;
+	u32 end, len4;
+
+	(void)state;
+	tring_init(&t, 4096);
+	end = fill_to_tail(&t, &len4);
+	assert_int_equal(put_text(&t.r, "wrapped", 7), 1);
+	assert_true(t.r.first_idx > t.r.next_idx);
+	assert_ring_ok(&t.r);
+
+	/* R4: the gap before the oldest record is less than a header. */
+	r = t.r;
+	r.next_idx = r.first_idx - 16;
+	assert_broken(&r, KLOG_RING_R4);
+
+	/* R8: the marker's offset names the record at 0, the newest. */
+	c.seq = t.r.next_seq - 1;
+	c.idx = end;
+	assert_cursor_ok(&t.r, &c);
+	c.idx = 0;
+	assert_cursor_ok(&t.r, &c);
+	/* An overtaken cursor is valid whatever its offset. */
+	c.seq = 0;
+	c.idx = 12345;
+	assert_cursor_ok(&t.r, &c);
+	tring_free(&t);
+}
+
+static void ring_check_cursor_fails_a_bad_cursor(void **state)
+{
+	u32 second = ALIGN8(hdr_size() + 3);
+	struct klog_cursor c;
+	struct klog_ring r;
+	struct tring t;
+
+	(void)state;
+	three_records(&t);
+	ring_cursor_first(&t.r, &c);
+	ring_cursor_end(&t.r, &c);
+
+	c.seq = t.r.next_seq + 1;		/* beyond the end */
+	c.idx = t.r.next_idx;
+	assert_bad_cursor(&t.r, &c, KLOG_RING_R8);
+	c.seq = t.r.next_seq;			/* at the end, elsewhere */
+	c.idx = 0;
+	assert_bad_cursor(&t.r, &c, KLOG_RING_R8);
+	c.seq = t.r.first_seq;			/* the oldest, not there */
+	c.idx = second;
+	assert_bad_cursor(&t.r, &c, KLOG_RING_R8);
+	c.seq = t.r.next_seq - 1;		/* the newest, not there */
+	c.idx = 0;
+	assert_bad_cursor(&t.r, &c, KLOG_RING_R8);
+	c.seq = 1;				/* not aligned */
+	c.idx = second + 4;
+	assert_bad_cursor(&t.r, &c, KLOG_RING_R8);
+	c.seq = 1;				/* free space is no record */
+	c.idx = t.r.next_idx + 64;
+	assert_bad_cursor(&t.r, &c, KLOG_RING_R8);
+	c.seq = 1;
+	c.idx = second;
+	assert_cursor_ok(&t.r, &c);
+
+	/* A valid cursor of a broken ring reports the ring's invariant. */
+	r = t.r;
+	r.first_seq = r.next_seq + 1;
+	assert_bad_cursor(&r, &c, KLOG_RING_R2);
 	tring_free(&t);
 }
 
@@ -874,12 +1111,12 @@ static void check_all(const struct tring *t, struct model *m)
 	assert_int_equal(t->r.first_seq, m->first_seq);
 	assert_int_equal(t->r.next_seq, m->next_seq);
 	assert_int_equal(klog_ring_count(&t->r), m->count);
-	klog_ring_cursor_first(&t->r, &c);
+	ring_cursor_first(&t->r, &c);
 	for (i = 0; i < m->count; i++) {
-		assert_true(klog_ring_read(&t->r, &c, &rec, NULL));
+		assert_true(ring_read(&t->r, &c, &rec, NULL));
 		check_rec(t, mq(m, i), &rec);
 	}
-	assert_false(klog_ring_read(&t->r, &c, &rec, NULL));
+	assert_false(ring_read(&t->r, &c, &rec, NULL));
 	assert_int_equal(c.idx, t->r.next_idx);
 }
 
@@ -950,14 +1187,14 @@ static void run_model(u32 size, u32 stores, u64 seed, u32 check_every)
 	m.q = calloc(m.cap, sizeof(*m.q));
 	assert_non_null(m.q);
 	for (j = 0; j < NREADERS; j++)
-		klog_ring_cursor_first(&t.r, &rd[j]);
+		ring_cursor_first(&t.r, &rd[j]);
 
 	for (i = 0; i < stores; i++) {
 		struct klog_entry e;
 
 		random_entry(&e, pre, text, dict, ts);
 		ts += 1 + rnd(1000);
-		dropped = klog_ring_store(&t.r, &e);
+		dropped = ring_store(&t.r, &e);
 		assert_int_equal(dropped, model_store(&m, &e));
 		total_dropped += dropped;
 		assert_int_equal(total_dropped, m.first_seq);
@@ -967,7 +1204,7 @@ static void run_model(u32 size, u32 stores, u64 seed, u32 check_every)
 		assert_int_equal(t.r.first_idx,
 				 m.count ? mq(&m, 0)->start : m.tail);
 		assert_true(m.tail + m.hdr <= size);
-		assert_true(klog_ring_last(&t.r, &rec));
+		assert_true(ring_last(&t.r, &rec));
 		check_rec(&t, mq(&m, m.count - 1), &rec);
 
 		/* Readers move at their own pace and detect what they lost. */
@@ -980,7 +1217,7 @@ static void run_model(u32 size, u32 stores, u64 seed, u32 check_every)
 				u64 want_seq = rd[j].seq + want_lost;
 				const struct mrec *w = model_find(&m, want_seq);
 
-				if (!klog_ring_read(&t.r, &rd[j], &rec, &lost)) {
+				if (!ring_read(&t.r, &rd[j], &rec, &lost)) {
 					assert_null(w);
 					assert_int_equal(lost, want_lost);
 					assert_int_equal(rd[j].seq, m.next_seq);
@@ -1040,6 +1277,9 @@ int main(void)
 		T(ring_cursor_at_end_across_many_wraps),
 		T(ring_last_is_newest),
 		T(ring_store_returns_dropped_count),
+		T(ring_check_fails_the_broken_invariant),
+		T(ring_check_wrapped_ring),
+		T(ring_check_cursor_fails_a_bad_cursor),
 		T(ring_model_random_4k),
 		T(ring_model_random_16k),
 		T(ring_model_random_64k),

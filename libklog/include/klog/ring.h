@@ -37,7 +37,8 @@
  * @idx: byte offset of that record (or of the wrap marker before it).
  *
  * A cursor whose @seq is below the ring's first_seq has lost records;
- * klog_ring_cursor_fix() moves it and reports how many.
+ * klog_ring_cursor_fix() moves it and reports how many.  When a cursor is
+ * valid: invariant R8 (ring.c), which klog_ring_check_cursor() tests.
  */
 struct klog_cursor {
 	__u64 seq;
@@ -114,6 +115,9 @@ struct klog_entry {
  * @next_idx:  offset where it goes (if it fits before the end).
  * @last_idx:  offset of the newest record.
  *
+ * Invariants R1 to R8 (ring.c, "DOC: record ring") hold whenever the
+ * owner's lock is free; klog_ring_check() tests them.
+ *
  * Locking: none of its own; see the owner.
  */
 struct klog_ring {
@@ -124,6 +128,22 @@ struct klog_ring {
 	__u64 next_seq;
 	__u32 next_idx;
 	__u32 last_idx;
+};
+
+/*
+ * The ring's invariants, R1 to R8 (ring.c, "DOC: record ring"):
+ * klog_ring_check() and klog_ring_check_cursor() return -KLOG_RING_Rn
+ * for the first one that is broken.
+ */
+enum klog_ring_invariant {
+	KLOG_RING_R1 = 1,	/* geometry: buffer, size and offsets */
+	KLOG_RING_R2,		/* sequence: first_seq <= next_seq */
+	KLOG_RING_R3,		/* empty iff first_seq == next_seq */
+	KLOG_RING_R4,		/* a wrap marker always fits */
+	KLOG_RING_R5,		/* first_idx may name a marker */
+	KLOG_RING_R6,		/* a record is sound */
+	KLOG_RING_R7,		/* last_idx is the newest record */
+	KLOG_RING_R8,		/* a cursor is valid */
 };
 
 int klog_ring_init(struct klog_ring *ring, void *buf, __u32 size);
@@ -139,6 +159,9 @@ void klog_ring_cursor_first(const struct klog_ring *ring,
 			    struct klog_cursor *c);
 void klog_ring_cursor_end(const struct klog_ring *ring, struct klog_cursor *c);
 bool klog_ring_last(const struct klog_ring *ring, struct klog_record *rec);
+int klog_ring_check(const struct klog_ring *ring);
+int klog_ring_check_cursor(const struct klog_ring *ring,
+			   const struct klog_cursor *c);
 
 /**
  * klog_ring_count() - number of records currently held.
