@@ -65,11 +65,18 @@ static inline int common_setup(void **state)
 	return 0;
 }
 
+/*
+ * Also fails the test if it left this thread holding a klog lock: some
+ * function returned with its namespace's lock held.
+ */
 static inline int common_teardown(void **state)
 {
+	unsigned int held = klog_testing_locks_held();
+
 	(void)state;
 	klog_testing_set_clock(NULL);
 	klog_testing_fail_alloc(0);
+	assert_int_equal(held, 0);
 	return 0;
 }
 

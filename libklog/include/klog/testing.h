@@ -10,6 +10,8 @@
 
 #include <stdint.h>
 
+#include <klog/types.h>
+
 /**
  * klog_testing_set_clock() - replace the monotonic clock.
  * @clock: returns nanoseconds; NULL restores CLOCK_MONOTONIC.
@@ -33,5 +35,28 @@ void klog_testing_fail_alloc(long nth);
  * Return: the count.
  */
 long klog_testing_alloc_count(void);
+
+/**
+ * klog_testing_locks_held() - klog locks the calling thread holds.
+ *
+ * 0 whenever the thread is outside the library: a function that returned
+ * with its namespace's lock held leaves 1.  (Taking a second klog lock,
+ * or calling a function that may sleep with one held, aborts at once.)
+ *
+ * Context: any thread; counts the calling thread's locks only.
+ * Return: the count.
+ */
+unsigned int klog_testing_locks_held(void);
+
+/**
+ * klog_testing_set_unlock_check() - run a check at every klog unlock.
+ * @check: called with the lock, still held, just before each release of
+ *         a klog lock (each is the @lock of a struct klog_ns), so at the
+ *         end of every locked section, where the namespace's invariants
+ *         must hold; it must not take a klog lock.  NULL removes it.
+ *
+ * Context: any thread; affects the whole process.
+ */
+void klog_testing_set_unlock_check(void (*check)(klog_lock_t *lock));
 
 #endif /* KLOG_TESTING_H */

@@ -20,6 +20,7 @@
 #include <linux/errno.h>
 #include <linux/irq_work.h>
 #include <linux/jiffies.h>
+#include <linux/kernel.h>
 #include <linux/lockdep.h>
 #include <linux/math64.h>
 #include <linux/mm.h>
@@ -48,6 +49,13 @@ static inline void kl_lock_destroy(kl_lock_t *l)
 
 #define kl_lock_irqsave(l, f) raw_spin_lock_irqsave((l), (f))
 #define kl_unlock_irqrestore(l, f) raw_spin_unlock_irqrestore((l), (f))
+
+/*
+ * kl_might_sleep() - the caller may sleep.  might_sleep(): with
+ * CONFIG_DEBUG_ATOMIC_SLEEP it reports a caller in atomic context (a
+ * klog lock held, an irq_work, interrupts off) even when nothing sleeps.
+ */
+#define kl_might_sleep() might_sleep()
 
 /*
  * Scratch buffers.  kl_scratch_get() disables preemption and returns this

@@ -35,8 +35,14 @@
  * kl_lock_t                  a lock that may be taken from any context
  * kl_lock_init(l)            initialise
  * kl_lock_irqsave(l, f)      take, disabling interrupts (kernel); the
- *                            core never holds two klog locks
+ *                            core never holds two klog locks (user space
+ *                            aborts if it tries)
  * kl_unlock_irqrestore(l, f) release, restoring interrupts
+ * kl_might_sleep()           the caller may sleep: first statement of
+ *                            every core function documented "Context:
+ *                            process context" (kernel: might_sleep();
+ *                            user space: aborts if the calling thread
+ *                            holds a klog lock or runs a deferred call)
  * kl_scratch_get()           KL_SCRATCH_SIZE bytes private to the calling
  *                            context until kl_scratch_put(), or NULL if
  *                            that context already holds them (recursion)

@@ -5,7 +5,8 @@
  * DOC: userspace platform implementation
  *
  * Besides the seam calls, this file holds the test hooks declared in
- * <klog/testing.h>: a fake clock and allocation fault injection.
+ * <klog/testing.h>: a fake clock, allocation fault injection, the count of
+ * klog locks a thread holds and a check run at every unlock.
  */
 #define _GNU_SOURCE
 #include <stdlib.h>
@@ -19,6 +20,51 @@
 static _Atomic(uint64_t (*)(void)) fake_clock;
 static atomic_long alloc_count;
 static atomic_long alloc_fail_at;
+static _Atomic(void (*)(kl_lock_t *)) unlock_check;
+
+/*
+ * What the calling thread holds and runs: the klog locks it holds (the
+ * core never holds two), and whether it runs deferred calls (an irq_work
+ * in the kernel, where nothing may sleep).
+ */
+static __thread unsigned int locks_held;
+static __thread bool defer_draining;
+
+/* A broken locking rule: say which and where, and stop. */
+static void plat_bug(const char *func, const char *what)
+{
+	fprintf(stderr, "libklog: BUG: %s%s%s\n", func ? func : "",
+		func ? ": " : "", what);
+	abort();
+}
+
+void klog_plat_lock(kl_lock_t *l)
+{
+	if (locks_held)
+		plat_bug(NULL, "a second klog lock taken");
+	pthread_mutex_lock(l);
+	locks_held++;
+}
+
+void klog_plat_unlock(kl_lock_t *l)
+{
+	void (*check)(kl_lock_t *) = atomic_load(&unlock_check);
+
+	if (!locks_held)
+		plat_bug(NULL, "a klog lock released that was not held");
+	if (check)
+		check(l);
+	locks_held--;
+	pthread_mutex_unlock(l);
+}
+
+void klog_plat_might_sleep(const char *func)
+{
+	if (locks_held)
+		plat_bug(func, "may sleep, but a klog lock is held");
+	if (defer_draining)
+		plat_bug(func, "may sleep, but runs in a deferred call");
+}
 
 void *klog_plat_alloc(size_t size)
 {
@@ -71,7 +117,6 @@ void klog_plat_scratch_put(char *buf)
 #define DEFER_MAX 64
 static __thread kl_defer_t *defer_q[DEFER_MAX];
 static __thread unsigned int defer_n;
-static __thread bool defer_draining;
 
 void klog_plat_defer_queue(kl_defer_t *d)
 {
@@ -175,4 +220,14 @@ void klog_testing_fail_alloc(long nth)
 long klog_testing_alloc_count(void)
 {
 	return atomic_load(&alloc_count);
+}
+
+unsigned int klog_testing_locks_held(void)
+{
+	return locks_held;
+}
+
+void klog_testing_set_unlock_check(void (*check)(klog_lock_t *lock))
+{
+	atomic_store(&unlock_check, check);
 }

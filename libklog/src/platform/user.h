@@ -47,14 +47,28 @@ typedef __s64 s64;
 
 /*
  * kl_lock_t: protects one namespace.  Userspace has no interrupts, so the
- * irqsave variants are plain mutex operations.
+ * irqsave variants are mutex operations.  Each thread counts the klog
+ * locks it holds: taking a second one is a bug (the core never holds two)
+ * that aborts the program with a message, and a test finds a function
+ * that returned with its lock held by the count it left
+ * (klog_testing_locks_held()).
  */
 typedef klog_lock_t kl_lock_t;
 typedef unsigned long kl_irqflags_t;
+void klog_plat_lock(kl_lock_t *l);
+void klog_plat_unlock(kl_lock_t *l);
 #define kl_lock_init(l) pthread_mutex_init((l), NULL)
 #define kl_lock_destroy(l) pthread_mutex_destroy(l)
-#define kl_lock_irqsave(l, f) ((void)(f), pthread_mutex_lock(l))
-#define kl_unlock_irqrestore(l, f) ((void)(f), pthread_mutex_unlock(l))
+#define kl_lock_irqsave(l, f) ((void)(f), klog_plat_lock(l))
+#define kl_unlock_irqrestore(l, f) ((void)(f), klog_plat_unlock(l))
+
+/*
+ * kl_might_sleep() - the caller may sleep: aborts the program with a
+ * message if the calling thread holds a klog lock or runs a deferred
+ * call (which the kernel runs as an irq_work, where nothing may sleep).
+ */
+void klog_plat_might_sleep(const char *func);
+#define kl_might_sleep() klog_plat_might_sleep(__func__)
 
 /*
  * kl_scratch_get() - the calling thread's KL_SCRATCH_SIZE-byte buffer, or

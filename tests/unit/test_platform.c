@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * test_platform.c - the user-space platform's checks of the locking rules.
+ *
+ * The user-space half of the seam counts the klog locks each thread holds
+ * and aborts on a broken rule: a second klog lock (the core never holds
+ * two), kl_might_sleep() with a lock held or in a deferred call (an
+ * irq_work in the kernel).  Each rule is broken here on purpose in a
+ * child process, which must die of it; common_teardown() fails any test
+ * that returns holding a lock.
+ */
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "common.h"
+
+/* The child's exit status when the platform aborted it. */
+#define ABORTED 77
+
+static void aborted(int sig)
+{
+	(void)sig;
+	_exit(ABORTED);
+}
+
+/* Run @fn in a child; true if the platform aborted it. */
+static bool dies(void (*fn)(void))
+{
+	pid_t pid;
+	int st;
+
+	fflush(NULL);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (!pid) {
+		signal(SIGABRT, aborted);
+		fn();
+		_exit(0);
+	}
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st));
+	return WEXITSTATUS(st) == ABORTED;
+}
+
+static kl_lock_t lock_a, lock_b;
+
+static void lock_then_might_sleep(void)
+{
+	kl_irqflags_t flags;
+
+	kl_lock_irqsave(&lock_a, flags);
+	kl_might_sleep();
+	kl_unlock_irqrestore(&lock_a, flags);
+}
+
+static void lock_two(void)
+{
+	kl_irqflags_t fa, fb;
+
+	kl_lock_irqsave(&lock_a, fa);
+	kl_lock_irqsave(&lock_b, fb);
+	kl_unlock_irqrestore(&lock_b, fb);
+	kl_unlock_irqrestore(&lock_a, fa);
+}
+
+static void lock_unlock_might_sleep(void)
+{
+	kl_irqflags_t flags;
+
+	kl_lock_irqsave(&lock_a, flags);
+	kl_unlock_irqrestore(&lock_a, flags);
+	kl_might_sleep();
+}
+
+static kl_defer_t deferred;
+
+static void sleeps_when_run(kl_defer_t *d)
+{
+	(void)d;
+	kl_might_sleep();
+}
+
+static void might_sleep_in_deferred_call(void)
+{
+	kl_defer_init(&deferred, sleeps_when_run);
+	kl_defer_queue(&deferred);
+}
+
+static void might_sleep_checks_the_context(void **state)
+{
+	(void)state;
+	kl_lock_init(&lock_a);
+	kl_lock_init(&lock_b);
+	/* A positive control first: the checks let a correct caller by. */
+	assert_false(dies(lock_unlock_might_sleep));
+	assert_true(dies(lock_then_might_sleep));
+	assert_true(dies(might_sleep_in_deferred_call));
+	kl_lock_destroy(&lock_b);
+	kl_lock_destroy(&lock_a);
+}
+
+static void a_second_lock_aborts(void **state)
+{
+	(void)state;
+	kl_lock_init(&lock_a);
+	kl_lock_init(&lock_b);
+	assert_true(dies(lock_two));
+	kl_lock_destroy(&lock_b);
+	kl_lock_destroy(&lock_a);
+}
+
+/* A function that returns holding its lock is seen by the count. */
+static void a_lock_left_held_is_counted(void **state)
+{
+	struct klog_ns *ns = mk_root(NULL, 4096);
+	kl_irqflags_t flags;
+
+	(void)state;
+	assert_int_equal(klog_testing_locks_held(), 0);
+	kl_lock_irqsave(&ns->lock, flags);
+	assert_int_equal(klog_testing_locks_held(), 1);
+	kl_unlock_irqrestore(&ns->lock, flags);
+	assert_int_equal(klog_testing_locks_held(), 0);
+	/* Every call of the library leaves the count as it found it. */
+	assert_int_equal(store_msg(ns, CALLER(1), 0, 6, "x\n"), 1);
+	assert_int_equal(klog_testing_locks_held(), 0);
+	klog_ns_put(ns);
+	assert_int_equal(klog_testing_locks_held(), 0);
+}
+
+/* The count is the calling thread's own. */
+static void *hold_in_thread(void *arg)
+{
+	kl_irqflags_t flags;
+
+	kl_lock_irqsave(&lock_a, flags);
+	*(unsigned int *)arg = klog_testing_locks_held();
+	kl_unlock_irqrestore(&lock_a, flags);
+	return NULL;
+}
+
+static void the_count_is_per_thread(void **state)
+{
+	unsigned int theirs = 0;
+	kl_irqflags_t flags;
+	pthread_t t;
+
+	(void)state;
+	kl_lock_init(&lock_a);
+	kl_lock_init(&lock_b);
+	kl_lock_irqsave(&lock_b, flags);
+	assert_int_equal(pthread_create(&t, NULL, hold_in_thread, &theirs), 0);
+	assert_int_equal(pthread_join(t, NULL), 0);
+	assert_int_equal(theirs, 1);
+	assert_int_equal(klog_testing_locks_held(), 1);
+	kl_unlock_irqrestore(&lock_b, flags);
+	kl_lock_destroy(&lock_b);
+	kl_lock_destroy(&lock_a);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		T(might_sleep_checks_the_context),
+		T(a_second_lock_aborts),
+		T(a_lock_left_held_is_counted),
+		T(the_count_is_per_thread),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
