@@ -46,6 +46,7 @@ int klog_kmsg_open(struct klog_kmsg *f, const struct klog_syslog_ctx *ctx,
 	kl_irqflags_t flags;
 	int err;
 
+	kl_might_sleep();
 	if (kl_read_once(ns->cfg->devkmsg) == KLOG_DEVKMSG_OFF)
 		return -EPERM;
 	if ((mode & KLOG_KMSG_READ) && !ctx->checked) {
@@ -102,6 +103,7 @@ ssize_t klog_kmsg_read(struct klog_kmsg *f, size_t count, bool nonblock)
 	ssize_t ret;
 	size_t n;
 
+	kl_might_sleep();
 	if (!kmsg_ready(f)) {
 		if (nonblock)
 			return -EAGAIN;
@@ -316,6 +318,7 @@ unsigned int klog_kmsg_poll(struct klog_kmsg *f)
  */
 void klog_kmsg_release(struct klog_kmsg *f)
 {
+	kl_might_sleep();
 	klog_ns_put(f->ns);
 	f->ns = NULL;
 }
@@ -329,6 +332,7 @@ void klog_kmsg_release(struct klog_kmsg *f)
  */
 int klog_proc_kmsg_open(struct klog_syslog_ctx *ctx)
 {
+	kl_might_sleep();
 	return klog_syslog(ctx, KLOG_SYSLOG_ACTION_OPEN, NULL, 0);
 }
 
@@ -345,6 +349,7 @@ int klog_proc_kmsg_open(struct klog_syslog_ctx *ctx)
 ssize_t klog_proc_kmsg_read(struct klog_syslog_ctx *ctx, void *buf,
 			    size_t count, bool nonblock)
 {
+	kl_might_sleep();
 	if (nonblock &&
 	    !klog_syslog(ctx, KLOG_SYSLOG_ACTION_SIZE_UNREAD, NULL, 0))
 		return -EAGAIN;
@@ -362,6 +367,7 @@ ssize_t klog_proc_kmsg_read(struct klog_syslog_ctx *ctx, void *buf,
  */
 unsigned int klog_proc_kmsg_poll(struct klog_syslog_ctx *ctx)
 {
+	kl_might_sleep();
 	if (klog_syslog(ctx, KLOG_SYSLOG_ACTION_SIZE_UNREAD, NULL, 0))
 		return KLOG_POLLIN | KLOG_POLLRDNORM;
 	return 0;
@@ -375,5 +381,6 @@ unsigned int klog_proc_kmsg_poll(struct klog_syslog_ctx *ctx)
  */
 void klog_proc_kmsg_release(struct klog_syslog_ctx *ctx)
 {
+	kl_might_sleep();
 	klog_syslog(ctx, KLOG_SYSLOG_ACTION_CLOSE, NULL, 0);
 }

@@ -133,6 +133,7 @@ int klog_ns_init(struct klog_ns *ns, struct klog_ns *parent,
 	void *buf;
 	int ret;
 
+	kl_might_sleep();
 	if (parent) {
 		cfg = parent->cfg;
 	} else {
@@ -206,6 +207,7 @@ void klog_ns_destroy(struct klog_ns *ns)
 {
 	kl_irqflags_t flags;
 
+	kl_might_sleep();
 	/* A late klog_ns_resize() must not install a ring nobody frees. */
 	kl_lock_irqsave(&ns->lock, flags);
 	ns->dead = true;
@@ -233,6 +235,7 @@ int klog_ns_create(struct klog_ns *parent, const struct klog_ns_params *p,
 	struct klog_ns *ns;
 	int ret;
 
+	kl_might_sleep();
 	ns = kl_alloc(sizeof(*ns));
 	if (!ns)
 		return -ENOMEM;
@@ -265,12 +268,15 @@ struct klog_ns *klog_ns_get(struct klog_ns *ns)
  * Freeing walks up: a parent whose last reference was its child's is
  * freed too.
  *
- * Context: process context when it may be the last reference.
+ * Context: process context.  Any put may turn out to be the last (another
+ * holder may drop its reference at any time), so a caller in atomic
+ * context hands its reference to process context instead.
  */
 void klog_ns_put(struct klog_ns *ns)
 {
 	kl_irqflags_t flags;
 
+	kl_might_sleep();
 	while (ns && kl_ref_put(&ns->ref)) {
 		struct klog_ns *parent = ns->parent;
 
@@ -392,6 +398,7 @@ int klog_ns_resize(struct klog_ns *ns, u32 size)
 	u32 rounded;
 	int ret;
 
+	kl_might_sleep();
 	if (!ns->parent)
 		return -EINVAL;
 	ret = klog_ns_size(ns->cfg, size, &rounded);

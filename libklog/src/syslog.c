@@ -76,6 +76,7 @@ int klog_syslog_check(const struct klog_syslog_ctx *ctx, int type)
 {
 	struct klog_ns *ns = ctx->ns;
 
+	kl_might_sleep();
 	if (ctx->source == KLOG_FROM_PROC && type != KLOG_SYSLOG_ACTION_OPEN)
 		return security_ok(ctx, type);
 	if (!ns->dmesg_restrict && (type == KLOG_SYSLOG_ACTION_READ_ALL ||
@@ -338,6 +339,7 @@ int klog_syslog(struct klog_syslog_ctx *ctx, int type, void *buf, int len)
 	kl_irqflags_t flags;
 	int error;
 
+	kl_might_sleep();
 	error = ctx->checked ? 0 : klog_syslog_check(ctx, type);
 	if (error)
 		return error;
