@@ -22,6 +22,9 @@ struct klog_ratelimit;
 /* Records a forwarder handles per run before it queues itself again. */
 #define KLOG_FORWARD_BATCH 16
 
+/* ns.c: a namespace's invariants (R1-R8), for tests and debugging. */
+int klog_ns_check_locked(const struct klog_ns *ns);
+
 /* printk.c: the store path's steps, for ns.c, syslog.c and kmsg.c. */
 bool klog_ns_reader_commit_locked(struct klog_ns *ns);
 void klog_ns_copy_up(struct klog_ns *ns);

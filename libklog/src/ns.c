@@ -503,6 +503,35 @@ void klog_ns_get_copy_policy(const struct klog_ns *ns,
 }
 
 /**
+ * klog_ns_check_locked() - test the invariants of a namespace's ring.
+ * @ns: the namespace, locked.
+ *
+ * klog_ring_check() on the ring, then klog_ring_check_cursor() on the
+ * namespace's own cursors: the syslog cursor, the clear point and the
+ * forwarder's @up_cur.  (An open /dev/kmsg file's cursor is its
+ * owner's to check.)  A namespace without a ring (a root with a store
+ * hook) has nothing to check.  For tests and debugging: user-space tests
+ * run it at the end of every locked section
+ * (klog_testing_set_unlock_check()).
+ *
+ * Context: ns->lock held.
+ * Return: 0, or -KLOG_RING_Rn for the first invariant Rn that is broken.
+ */
+int klog_ns_check_locked(const struct klog_ns *ns)
+{
+	int ret;
+
+	if (!ns->ring.buf)
+		return 0;
+	ret = klog_ring_check_cursor(&ns->ring, &ns->syslog_cur);
+	if (!ret)
+		ret = klog_ring_check_cursor(&ns->ring, &ns->clear_cur);
+	if (!ret)
+		ret = klog_ring_check_cursor(&ns->ring, &ns->up_cur);
+	return ret;
+}
+
+/**
  * klog_ns_name() - the label used on copies: "ns:<id>" or "ns:<id>:<tag>".
  * @ns:   the namespace.
  * @buf:  output, NUL-terminated.

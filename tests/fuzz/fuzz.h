@@ -78,6 +78,38 @@ static inline const uint8_t *in_bytes(struct in *in, size_t max, size_t *len)
 	return p;
 }
 
+/*
+ * The library's invariants, checked as an input runs.  Installed with
+ * klog_testing_set_unlock_check(): every namespace's ring and cursors
+ * (R1-R8, klog_ns_check_locked()) at the end of every locked section.
+ * A broken invariant is a crash, so libFuzzer keeps the input.
+ */
+static inline void fuzz_check_at_unlock(klog_lock_t *lock)
+{
+	struct klog_ns *ns = kl_container_of(lock, struct klog_ns, lock);
+	int ret = klog_ns_check_locked(ns);
+
+	if (ret) {
+		fprintf(stderr, "fuzz: invariant R%d broken in ns %llu\n", -ret,
+			(unsigned long long)ns->id);
+		abort();
+	}
+}
+
+/* After an operation: no klog lock left held, and @c (of @ns) valid. */
+static inline void fuzz_check_cursor(struct klog_ns *ns,
+				     const struct klog_cursor *c)
+{
+	kl_irqflags_t flags = 0;
+	int ret;
+
+	FCHECK(klog_testing_locks_held() == 0);
+	kl_lock_irqsave(&ns->lock, flags);
+	ret = klog_ring_check_cursor(&ns->ring, c);
+	kl_unlock_irqrestore(&ns->lock, flags);
+	FCHECK(ret == 0);
+}
+
 /* A fake clock the targets advance themselves. */
 static uint64_t fuzz_now = 1000000000ull;
 

@@ -5,7 +5,9 @@
  * Linked with the simulator (tools/klogsim/sim.c): each input runs as a
  * script, read from an in-memory stream, in a simulation of its own
  * (sim_init() .. sim_fini()); its output goes to /dev/null.  A crash, a
- * sanitizer report or a leak is a finding; script errors are not.
+ * sanitizer report or a leak is a finding; script errors are not.  So is
+ * a broken invariant of a ring or its cursors (R1-R8), checked at the
+ * end of every locked section, or a klog lock left held.
  */
 #include "fuzz.h"
 #include "sim.h"
@@ -33,9 +35,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(copy, data, size);
 	in = fmemopen(copy, size, "r");
 	FCHECK(in);
+	klog_testing_set_unlock_check(fuzz_check_at_unlock);
 	FCHECK(!sim_init(&sim, "<fuzz>"));
 	sim_run(&sim, in);
+	FCHECK(klog_testing_locks_held() == 0);
 	sim_fini(&sim);
+	FCHECK(klog_testing_locks_held() == 0);
+	klog_testing_set_unlock_check(NULL);
 	fclose(in);
 	free(copy);
 	return 0;

@@ -119,6 +119,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	fuzz_now = 1000000000ull;
 	klog_testing_set_clock(fuzz_clock);
+	klog_testing_set_unlock_check(fuzz_check_at_unlock);
 	klog_config_init(&cfg);
 	cfg.devkmsg = conf & 4 ? KLOG_DEVKMSG_RATELIMIT : KLOG_DEVKMSG_ON;
 	cfg.devkmsg_burst = 3;
@@ -158,6 +159,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			parse_expect(b, len, &exp_[nexp++]);
 		}
 		free(copy);
+		FCHECK(klog_testing_locks_held() == 0);
 		fuzz_now += 1000000ull * (in_u8(&in) & 3);
 	}
 
@@ -166,6 +168,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	while ((n = klog_ns_read(ns, &cur, mb)) == 1) {
 		u64 idx = mb->rec.seq - seq_base;
 
+		fuzz_check_cursor(ns, &cur);
 		FCHECK(mb->rec.text_len <= max_text);
 		if (!exact)
 			continue;
@@ -237,6 +240,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		const char *semi, *nl;
 		long tl;
 
+		fuzz_check_cursor(ns, &r->cur);
 		if (got == -EAGAIN)
 			break;
 		if (got == -EPIPE || got == -EINVAL)
@@ -290,6 +294,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	free(scratch);
 	free(text);
 	free(line);
+	FCHECK(klog_testing_locks_held() == 0);
+	klog_testing_set_unlock_check(NULL);
 	klog_testing_set_clock(NULL);
 	return 0;
 }

@@ -23,7 +23,9 @@
  * KLOG_TAG_MAX bytes of [A-Za-z0-9._-], a size only up to the maximum,
  * neither in the root nor once the namespace has stored or holds a
  * record (-EBUSY), and a refused one changes nothing; references balance
- * at the end.
+ * at the end.  After every operation: the rings' and cursors' invariants
+ * (R1-R8), checked at the end of every locked section, each open
+ * /dev/kmsg file's cursor, and no klog lock left held.
  */
 #include "fuzz.h"
 
@@ -250,6 +252,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memset(&st, 0, sizeof(st));
 	fuzz_now = 1000000000ull;
 	klog_testing_set_clock(fuzz_clock);
+	klog_testing_set_unlock_check(fuzz_check_at_unlock);
 	klog_config_init(&cfg);
 	cfg.max_size = 16384;
 	cfg.default_size = 4096;	/* what a bare child gets */
@@ -400,6 +403,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			fuzz_now += (uint64_t)in_u8(&in) * 100000ull;
 			break;
 		}
+		FCHECK(klog_testing_locks_held() == 0);
+		for (i = 0; i < NFILES; i++)
+			if (open[i])
+				fuzz_check_cursor(files[i].ns, &files[i].cur);
 	}
 
 	for (i = 0; i < NFILES; i++)
@@ -411,6 +418,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	klog_ns_put(st.stack[0]);
 	free(files);
 	free(scratch);
+	FCHECK(klog_testing_locks_held() == 0);
+	klog_testing_set_unlock_check(NULL);
 	klog_testing_set_clock(NULL);
 	return 0;
 }

@@ -6,6 +6,9 @@
  * 1. syslog READ, partial line, record overwritten before the next READ:
  *    the wait condition repaired the cursor without clearing the partial
  *    position, and the next READ returned the tail of another record.
+ *
+ * As in the stress run, the rings' invariants (R1-R8) are checked at the
+ * end of every locked section, and no call may return holding a lock.
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -13,6 +16,7 @@
 
 #include "klog/klog.h"
 #include "internal.h"
+#include "klog/testing.h"
 
 static int failures;
 
@@ -23,6 +27,16 @@ static int failures;
 		failures++;						\
 	}								\
 } while (0)
+
+static void check_at_unlock(klog_lock_t *lock)
+{
+	struct klog_ns *ns = kl_container_of(lock, struct klog_ns, lock);
+	int ret = klog_ns_check_locked(ns);
+
+	if (ret)
+		fprintf(stderr, "regress: invariant R%d broken\n", -ret);
+	failures += ret != 0;
+}
 
 static void partial_then_overwrite(void)
 {
@@ -62,7 +76,10 @@ static void partial_then_overwrite(void)
 
 int main(void)
 {
+	klog_testing_set_unlock_check(check_at_unlock);
 	partial_then_overwrite();
+	CHECK(klog_testing_locks_held() == 0);
+	klog_testing_set_unlock_check(NULL);
 	printf("regress: %s\n", failures ? "FAILED" : "ok");
 	return failures ? 1 : 0;
 }

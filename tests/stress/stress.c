@@ -53,7 +53,16 @@
  *
  * At the end every exact reader has seen each writer's last fragment
  * unless told about a loss since, and every reference count and release
- * balances.  Exit status: 0, or 1 on any violation.
+ * balances.
+ *
+ * The library's own invariants are checked as it runs: every namespace's
+ * ring and cursors (R1-R8, klog_ns_check_locked()) at the end of every
+ * locked section, in every thread (klog_testing_set_unlock_check()); each
+ * reader's own cursor after each of its reads; and that no thread holds a
+ * klog lock when it leaves the library (the user-space platform aborts on
+ * a second lock, or a call that may sleep under one).
+ *
+ * Exit status: 0, or 1 on any violation.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -67,6 +76,7 @@
 
 #include "klog/klog.h"
 #include "internal.h"
+#include "klog/testing.h"
 #include "selfcheck.h"
 
 #define MAX_WRITERS 32
@@ -110,6 +120,7 @@ static atomic_uint writer_tid[NWID];
 static atomic_long churn_msgs;		/* exact churn messages written */
 static atomic_long violations;
 static atomic_long resized, releases, inits;
+static atomic_long invariant_checks;
 
 static int W_CHURN, W_FLOOD, W_CHILDUSER;
 
@@ -177,6 +188,43 @@ static void violation(const char *who, const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
+}
+
+/* ---- the library's invariants ------------------------------------- */
+
+/* At the end of every locked section, in any thread: R1-R8. */
+static void check_at_unlock(klog_lock_t *lock)
+{
+	struct klog_ns *ns = kl_container_of(lock, struct klog_ns, lock);
+	int ret = klog_ns_check_locked(ns);
+
+	atomic_fetch_add_explicit(&invariant_checks, 1, memory_order_relaxed);
+	if (ret)
+		violation("invariant", "R%d broken in namespace %llu", -ret,
+			  (unsigned long long)ns->id);
+}
+
+/* A reader's own cursor of @ns, under @ns's lock (R8). */
+static void check_cursor(const char *who, struct klog_ns *ns,
+			 const struct klog_cursor *c)
+{
+	kl_irqflags_t flags = 0;
+	int ret;
+
+	kl_lock_irqsave(&ns->lock, flags);
+	ret = klog_ring_check_cursor(&ns->ring, c);
+	kl_unlock_irqrestore(&ns->lock, flags);
+	if (ret)
+		violation(who, "cursor %llu: R%d broken",
+			  (unsigned long long)c->seq, -ret);
+}
+
+/* A thread leaves the library holding no klog lock. */
+static void check_no_lock(const char *who)
+{
+	if (klog_testing_locks_held())
+		violation(who, "returned holding %u klog lock(s)",
+			  klog_testing_locks_held());
 }
 
 /* ---- the message plan (deterministic from writer, sequence) --------- */
@@ -788,8 +836,10 @@ static void *writer_main(void *arg)
 	if (!kf || klog_kmsg_open(kf, &ctx, KLOG_KMSG_WRITE))
 		violation("writer", "cannot open /dev/kmsg for writing");
 	pthread_barrier_wait(&start_barrier);
-	for (s = 0; s < (u32)opt.msgs; s++)
+	for (s = 0; s < (u32)opt.msgs; s++) {
 		write_message(a->w, s, kf, &r);
+		check_no_lock("writer");
+	}
 	klog_kmsg_release(kf);
 	free(kf);
 	atomic_fetch_sub(&producers_left, 1);
@@ -833,6 +883,8 @@ static void *kmsg_reader_main(void *arg)
 		if (rnd_below(&r, 20) == 0)
 			count = 100;
 		n = klog_kmsg_read(kf, count, true);
+		check_no_lock(rd->name);
+		check_cursor(rd->name, kf->ns, &kf->cur);
 		if (must_pipe && n != -EPIPE)
 			violation(rd->name, "poll said POLLERR, read %zd", n);
 		if ((pl & KLOG_POLLIN) && n == -EAGAIN)
@@ -906,6 +958,8 @@ static void *cursor_reader_main(void *arg)
 
 		rd->calls++;
 		ret = klog_ns_read(ns, &cur, mb);
+		check_no_lock(rd->name);
+		check_cursor(rd->name, ns, &cur);
 		if (ret < 0) {
 			violation(rd->name, "klog_ns_read: %d", ret);
 			break;
@@ -966,6 +1020,7 @@ static void *syslog_reader_main(void *arg)
 		else
 			n = klog_syslog(&ctx, KLOG_SYSLOG_ACTION_READ, buf,
 					size);
+		check_no_lock(rd->name);
 		if (n == -EAGAIN || n == 0) {
 			if (!live && ++drained > 2)
 				break;
@@ -1064,6 +1119,7 @@ static void *clearer_main(void *arg)
 			if (n != (int)opt.ring)
 				violation(rd->name, "SIZE_BUFFER: %d", n);
 		}
+		check_no_lock(rd->name);
 		relax(&idle);
 		if (idle > 70)
 			idle = 0;
@@ -1337,6 +1393,7 @@ static void *churn_main(void *arg)
 				churn_verify_child(c, own, gown);
 			klog_ns_put(c);
 		}
+		check_no_lock("churn");
 	}
 	free(kf);
 	atomic_fetch_sub(&producers_left, 1);
@@ -1406,6 +1463,7 @@ int main(int argc, char **argv)
 	W_FLOOD = opt.writers + 1;
 	W_CHILDUSER = opt.writers + 2;
 
+	klog_testing_set_unlock_check(check_at_unlock);
 	klog_config_init(&cfg);
 	cfg.propagate = KLOG_PROPAGATE_KERNEL;	/* the default is none */
 	cfg.devkmsg = KLOG_DEVKMSG_ON;
@@ -1522,13 +1580,19 @@ int main(int argc, char **argv)
 
 	klog_ns_put(tns);
 	klog_ns_put(root);
+	check_no_lock("main");
+	klog_testing_set_unlock_check(NULL);
 	free(wa);
 	free(ra);
 	pthread_barrier_destroy(&start_barrier);
 
+	if (!atomic_load(&invariant_checks))
+		violation("main", "the invariants were never checked");
 	printf("stress: %llu records (%llu fragments) "
 	       "validated, %llu losses reported, %llu"
-	       " allowed gaps, %ld resized; %ld violations\n", total, frags,
-	       losses, gaps, atomic_load(&resized), atomic_load(&violations));
+	       " allowed gaps, %ld resized, %ld invariant checks;"
+	       " %ld violations\n", total, frags, losses, gaps,
+	       atomic_load(&resized), atomic_load(&invariant_checks),
+	       atomic_load(&violations));
 	return atomic_load(&violations) ? 1 : 0;
 }

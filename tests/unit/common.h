@@ -9,6 +9,7 @@
 
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -55,19 +56,54 @@ static inline void clock_advance_ms(u64 ms)
 	fake_now += ms * NSEC_PER_MSEC;
 }
 
-/* cmocka group/test setup: fake clock at 1 s, no injected failures. */
+/* ---- invariants ------------------------------------------------------ */
+
+/*
+ * The first invariant found broken (-KLOG_RING_Rn), 0 if none.  Every
+ * test checks its namespaces' rings and cursors (klog_ns_check_locked())
+ * at the end of every locked section, in whichever thread: the check
+ * runs just before each klog lock is released.  It cannot fail the test
+ * there (the lock is held); common_teardown() does.
+ */
+static atomic_int broken_invariant;
+
+static void check_at_unlock(klog_lock_t *lock)
+{
+	struct klog_ns *ns = kl_container_of(lock, struct klog_ns, lock);
+	int ret = klog_ns_check_locked(ns);
+	int none = 0;
+
+	if (ret && atomic_compare_exchange_strong(&broken_invariant, &none,
+						  ret))
+		fprintf(stderr, "invariant R%d broken in namespace %llu\n",
+			-ret, (unsigned long long)ns->id);
+}
+
+/* Take (and forget) the invariant found broken since the last call. */
+static inline int take_broken_invariant(void)
+{
+	return atomic_exchange(&broken_invariant, 0);
+}
+
+/*
+ * cmocka group/test setup: fake clock at 1 s, no injected failures, the
+ * invariants checked at every unlock.
+ */
 static inline int common_setup(void **state)
 {
 	(void)state;
 	fake_now = NSEC_PER_SEC;
 	klog_testing_set_clock(fake_clock);
 	klog_testing_fail_alloc(0);
+	atomic_store(&broken_invariant, 0);
+	klog_testing_set_unlock_check(check_at_unlock);
 	return 0;
 }
 
 /*
- * Also fails the test if it left this thread holding a klog lock: some
- * function returned with its namespace's lock held.
+ * Also fails the test if an invariant broke during it, or if it left this
+ * thread holding a klog lock: some function returned with its
+ * namespace's lock held.
  */
 static inline int common_teardown(void **state)
 {
@@ -76,6 +112,8 @@ static inline int common_teardown(void **state)
 	(void)state;
 	klog_testing_set_clock(NULL);
 	klog_testing_fail_alloc(0);
+	klog_testing_set_unlock_check(NULL);
+	assert_int_equal(take_broken_invariant(), 0);
 	assert_int_equal(held, 0);
 	return 0;
 }

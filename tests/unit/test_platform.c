@@ -43,33 +43,37 @@ static bool dies(void (*fn)(void))
 	return WEXITSTATUS(st) == ABORTED;
 }
 
-static kl_lock_t lock_a, lock_b;
+/*
+ * Every klog lock is a namespace's (the tests' unlock check looks at the
+ * namespace around it): two namespaces without a ring.
+ */
+static struct klog_ns ns_a, ns_b;
 
 static void lock_then_might_sleep(void)
 {
 	kl_irqflags_t flags;
 
-	kl_lock_irqsave(&lock_a, flags);
+	kl_lock_irqsave(&ns_a.lock, flags);
 	kl_might_sleep();
-	kl_unlock_irqrestore(&lock_a, flags);
+	kl_unlock_irqrestore(&ns_a.lock, flags);
 }
 
 static void lock_two(void)
 {
 	kl_irqflags_t fa, fb;
 
-	kl_lock_irqsave(&lock_a, fa);
-	kl_lock_irqsave(&lock_b, fb);
-	kl_unlock_irqrestore(&lock_b, fb);
-	kl_unlock_irqrestore(&lock_a, fa);
+	kl_lock_irqsave(&ns_a.lock, fa);
+	kl_lock_irqsave(&ns_b.lock, fb);
+	kl_unlock_irqrestore(&ns_b.lock, fb);
+	kl_unlock_irqrestore(&ns_a.lock, fa);
 }
 
 static void lock_unlock_might_sleep(void)
 {
 	kl_irqflags_t flags;
 
-	kl_lock_irqsave(&lock_a, flags);
-	kl_unlock_irqrestore(&lock_a, flags);
+	kl_lock_irqsave(&ns_a.lock, flags);
+	kl_unlock_irqrestore(&ns_a.lock, flags);
 	kl_might_sleep();
 }
 
@@ -90,24 +94,24 @@ static void might_sleep_in_deferred_call(void)
 static void might_sleep_checks_the_context(void **state)
 {
 	(void)state;
-	kl_lock_init(&lock_a);
-	kl_lock_init(&lock_b);
+	kl_lock_init(&ns_a.lock);
+	kl_lock_init(&ns_b.lock);
 	/* A positive control first: the checks let a correct caller by. */
 	assert_false(dies(lock_unlock_might_sleep));
 	assert_true(dies(lock_then_might_sleep));
 	assert_true(dies(might_sleep_in_deferred_call));
-	kl_lock_destroy(&lock_b);
-	kl_lock_destroy(&lock_a);
+	kl_lock_destroy(&ns_b.lock);
+	kl_lock_destroy(&ns_a.lock);
 }
 
 static void a_second_lock_aborts(void **state)
 {
 	(void)state;
-	kl_lock_init(&lock_a);
-	kl_lock_init(&lock_b);
+	kl_lock_init(&ns_a.lock);
+	kl_lock_init(&ns_b.lock);
 	assert_true(dies(lock_two));
-	kl_lock_destroy(&lock_b);
-	kl_lock_destroy(&lock_a);
+	kl_lock_destroy(&ns_b.lock);
+	kl_lock_destroy(&ns_a.lock);
 }
 
 /* A function that returns holding its lock is seen by the count. */
@@ -134,9 +138,9 @@ static void *hold_in_thread(void *arg)
 {
 	kl_irqflags_t flags;
 
-	kl_lock_irqsave(&lock_a, flags);
+	kl_lock_irqsave(&ns_a.lock, flags);
 	*(unsigned int *)arg = klog_testing_locks_held();
-	kl_unlock_irqrestore(&lock_a, flags);
+	kl_unlock_irqrestore(&ns_a.lock, flags);
 	return NULL;
 }
 
@@ -147,16 +151,16 @@ static void the_count_is_per_thread(void **state)
 	pthread_t t;
 
 	(void)state;
-	kl_lock_init(&lock_a);
-	kl_lock_init(&lock_b);
-	kl_lock_irqsave(&lock_b, flags);
+	kl_lock_init(&ns_a.lock);
+	kl_lock_init(&ns_b.lock);
+	kl_lock_irqsave(&ns_b.lock, flags);
 	assert_int_equal(pthread_create(&t, NULL, hold_in_thread, &theirs), 0);
 	assert_int_equal(pthread_join(t, NULL), 0);
 	assert_int_equal(theirs, 1);
 	assert_int_equal(klog_testing_locks_held(), 1);
-	kl_unlock_irqrestore(&lock_b, flags);
-	kl_lock_destroy(&lock_b);
-	kl_lock_destroy(&lock_a);
+	kl_unlock_irqrestore(&ns_b.lock, flags);
+	kl_lock_destroy(&ns_b.lock);
+	kl_lock_destroy(&ns_a.lock);
 }
 
 int main(void)
