@@ -16,10 +16,12 @@
  * /proc/kmsg is the namespace's destructive syslog reader: its functions
  * wrap klog_syslog() with source KLOG_FROM_PROC as fs/proc/kmsg.c does.
  *
- * Locking: takes ns->lock; klog_kmsg_read() may sleep unless nonblock.
- * Concurrent klog_kmsg_read() calls on one struct klog_kmsg must be
- * serialised by the caller (they format into f->outbuf; the kernel glue
- * holds a per-file mutex, as upstream's devkmsg_user.lock).
+ * Locking: takes ns->lock alone (L1), which guards each file's cursor
+ * (L2); klog_kmsg_read() may sleep unless nonblock, in its wait, with no
+ * lock held (L6).  Concurrent klog_kmsg_read() calls on one struct
+ * klog_kmsg must be serialised by the caller (they format into f->outbuf;
+ * the kernel glue holds a per-file mutex, as upstream's
+ * devkmsg_user.lock).
  * klog_kmsg_seek(), klog_kmsg_poll() and klog_kmsg_write() may run
  * concurrently with a read and with each other: they touch the cursor
  * only under ns->lock and never touch f->outbuf, so a reader sleeping in
@@ -200,6 +202,7 @@ ssize_t klog_kmsg_write(struct klog_kmsg *f, const char *buf, size_t len,
 		if (!ok)
 			ns->stats.dropped_ratelimit++;
 		kl_unlock_irqrestore(&ns->lock, flags);
+		/* L1: the note is stored after the lock is dropped. */
 		if (missed)
 			note_suppressed(ns, comm, missed);
 		if (!ok)

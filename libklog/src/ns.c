@@ -17,8 +17,10 @@
  * the last klog_ns_put() destroys the namespace, calls the embedder's
  * release hook (or frees it) and drops the parent's reference.
  *
- * Locking: see struct klog_ns.  Init and destroy run with no other user
- * of the object.
+ * Locking: the invariants L1-L8 of "DOC: printk store path", field by
+ * field in struct klog_ns.  Init and destroy run with no other user of
+ * the object; they take the root's and the parent's lock one after the
+ * other (L1), and allocate and free with no lock held (L6).
  */
 #include "internal.h"
 #include "klog/ns.h"
@@ -186,6 +188,7 @@ int klog_ns_init(struct klog_ns *ns, struct klog_ns *parent,
 		kl_unlock_irqrestore(&ns->root->lock, flags);
 	}
 	if (parent) {
+		/* L1: after the root's lock, not inside it. */
 		kl_lock_irqsave(&parent->lock, flags);
 		parent->budget.children++;
 		kl_unlock_irqrestore(&parent->lock, flags);
@@ -210,9 +213,9 @@ void klog_ns_destroy(struct klog_ns *ns)
 	kl_might_sleep();
 	/* A late klog_ns_resize() must not install a ring nobody frees. */
 	kl_lock_irqsave(&ns->lock, flags);
-	ns->dead = true;
+	ns->dead = true;				/* L2 */
 	kl_unlock_irqrestore(&ns->lock, flags);
-	kl_defer_sync(&ns->forward);
+	kl_defer_sync(&ns->forward);			/* L6 */
 	kl_free(ns->ring.buf);
 	ns->ring.buf = NULL;
 	kl_waitq_destroy(&ns->wait);
@@ -282,10 +285,10 @@ void klog_ns_put(struct klog_ns *ns)
 
 		if (parent) {
 			kl_lock_irqsave(&parent->lock, flags);
-			parent->budget.children--;
+			parent->budget.children--;		/* L2 */
 			kl_unlock_irqrestore(&parent->lock, flags);
 		}
-		klog_ns_destroy(ns);
+		klog_ns_destroy(ns);				/* L1, L6 */
 		if (ns->ops && ns->ops->release)
 			ns->ops->release(ns);
 		else
@@ -314,7 +317,10 @@ void klog_ns_get_stats(struct klog_ns *ns, struct klog_ns_stats *out)
 	kl_unlock_irqrestore(&ns->lock, flags);
 }
 
-/* Nothing stored yet, nothing pending: the caller holds @ns->lock. */
+/*
+ * Nothing stored yet, nothing pending: the caller holds @ns->lock.  L5:
+ * only then may @tag or the ring's buffer change.
+ */
 static bool ns_unused_locked(const struct klog_ns *ns)
 {
 	return ns->ring.next_seq == 0 && !ns->cont.pending;
@@ -410,7 +416,7 @@ int klog_ns_resize(struct klog_ns *ns, u32 size)
 	kl_unlock_irqrestore(&ns->lock, flags);
 	if (ret)
 		return ret;
-	buf = kl_alloc(rounded);
+	buf = kl_alloc(rounded);			/* L6: no lock held */
 	if (!buf)
 		return -ENOMEM;
 	ret = klog_ring_init(&ring, buf, rounded);
@@ -422,7 +428,7 @@ int klog_ns_resize(struct klog_ns *ns, u32 size)
 	if (ns->dead) {
 		old = buf;
 		ret = -ENOENT;
-	} else if (ns_unused_locked(ns)) {
+	} else if (ns_unused_locked(ns)) {		/* L5 */
 		old = ns->ring.buf;
 		ns->ring = ring;
 		klog_ring_cursor_first(&ns->ring, &ns->up_cur);
@@ -476,6 +482,7 @@ int klog_ns_set_copy_policy(struct klog_ns *ns,
 	    pol->interval_ms < KLOG_PROP_INTERVAL_MIN_MS ||
 	    pol->interval_ms > KLOG_PROP_INTERVAL_MAX_MS)
 		return -EINVAL;
+	/* L4: written under the lock, read without it. */
 	kl_lock_irqsave(&ns->lock, flags);
 	ns->policy = *pol;
 	ns->own_policy = true;

@@ -60,9 +60,50 @@
  * most as severe as KLOG_USER_COPY_LEVEL, so that a container cannot put
  * emergency-level lines on the host's consoles.
  *
- * Locking: every function named *_locked runs under ns->lock; the copy
- * budget's fields of a child (copy_*, stats.propagated and
- * stats.suppressed) are written under its parent's lock.
+ * Locking.  These invariants hold in every core file, and the lines that
+ * keep them are tagged with their names.  User space checks L1, L2 and L6
+ * as it runs: a second klog lock aborts (klog_plat_lock()), the tests
+ * check R1-R8 at the end of every locked section, and kl_might_sleep()
+ * aborts under a lock or in a deferred call; tools/check-context.py
+ * checks L6 in the source.
+ *
+ * - L1 one lock: no code holds two klog locks at once.  A copy leaves the
+ *   child's lock behind: the forwarder copies the record into its
+ *   context's scratch buffer, drops the child's lock, then takes the
+ *   parent's alone.
+ * - L2 the namespace's lock: ns->lock guards the ring, the continuation
+ *   buffer, every cursor of the ring (the syslog and clear cursors,
+ *   @up_cur, each open /dev/kmsg file's), the counters, the ratelimit
+ *   states, the budget the namespace's children share, @up_busy and
+ *   @dead.  Every function named *_locked runs under it, and the ring's
+ *   invariants (R1-R8, ring.c) hold whenever it is free.
+ * - L3 the parent's lock: a child's use of its parent's budget
+ *   (copy_epoch, copy_used, copy_missed) and the counters of its copies
+ *   (stats.propagated, stats.suppressed) are written under the parent's
+ *   lock, with the budget they account for.
+ * - L4 settings without a lock: struct klog_config and a namespace's own
+ *   copy policy are read without a lock, each once per decision
+ *   (kl_read_once() where the embedder may write at any time); a new
+ *   setting applies from the next record on.
+ * - L5 set once: @parent, @root, @cfg, @ops, @id, @depth and @owner never
+ *   change after init; @tag and the ring's buffer change only under
+ *   ns->lock while the namespace has stored nothing and holds no pending
+ *   line, so every record and copy label sees one value of each.
+ * - L6 no sleeping under a lock: allocations, a reader's wait, copies out
+ *   to the caller and the embedder's capability and security hooks run
+ *   with no klog lock held; a root's ops->emit runs under the root's lock
+ *   for the root's own records and must not sleep.  A function that may
+ *   sleep says "Context: process context" and starts with
+ *   kl_might_sleep().
+ * - L7 short sections: text is formatted, and a copy is made, with no
+ *   lock held; a locked section stores one message (with the pending line
+ *   it commits) or reads one record, and a walk over a ring at most
+ *   KLOG_WALK_CHUNK records; readers are woken and forwarders queued
+ *   after the lock is dropped (in user space a deferred call runs at
+ *   once, in the same thread).
+ * - L8 one forwarder: @up_busy, set and cleared under ns->lock, lets one
+ *   forwarder at a time move @up_cur, in ring order, so a child's records
+ *   reach its parent in the order it stored them.
  */
 #include "internal.h"
 #include "klog/printk.h"
@@ -166,8 +207,9 @@ static void emit_locked(struct klog_ns *ns, const struct klog_entry *e)
 	if (ns->ops && ns->ops->emit) {
 		/*
 		 * The hook stores elsewhere and counts for itself.  Here it
-		 * runs under @ns's lock (a root's own record); copies reach
-		 * it from copy_to_parent() with no klog lock held.
+		 * runs under @ns's lock (a root's own record: L6, it must not
+		 * sleep); copies reach it from copy_to_parent() with no klog
+		 * lock held.
 		 */
 		ns->ops->emit(ns, e);
 		return;
@@ -219,7 +261,8 @@ static u32 copy_prefix(const struct klog_ns *ns, char *pre, u32 size)
  * only ever goes with a record, when the window has room for both, so a
  * note can neither starve the child's records nor its siblings.  A
  * refusal is counted in the child.  A window ends when its interval has
- * passed or the parent's settings change.  @p is locked.
+ * passed or the parent's settings change.  @p is locked, and guards
+ * @child's copy_* fields and copy counters too (L3).
  * Return: 0 refused, 1 the record may be stored, 2 a note first, then
  * the record.
  */
@@ -422,7 +465,7 @@ static void copy_lost(struct klog_ns *child, struct klog_ns *p, u64 lost)
 {
 	kl_irqflags_t flags;
 
-	kl_lock_irqsave(&p->lock, flags);
+	kl_lock_irqsave(&p->lock, flags);		/* L3 */
 	child->copy_missed += (u32)lost;
 	child->stats.suppressed += lost;
 	kl_unlock_irqrestore(&p->lock, flags);
@@ -448,7 +491,7 @@ static void user_copy_sanitise(struct klog_entry *copy, char *text)
 
 /*
  * Offer @copy, a record of @cur (its text in a scratch buffer), to
- * @cur's parent, under the parent's lock alone.  A root with a store
+ * @cur's parent, under the parent's lock alone (L1).  A root with a store
  * hook gets it after that lock (which guards its budget) is dropped.
  */
 static void copy_to_parent(struct klog_ns *cur, struct klog_entry *copy,
@@ -500,7 +543,7 @@ static void copy_to_parent(struct klog_ns *cur, struct klog_entry *copy,
 	offered_locked(p, copy->flags);
 	kick = backlog_locked(p);
 	kl_unlock_irqrestore(&p->lock, flags);
-	klog_ns_wake(p);
+	klog_ns_wake(p);				/* L7 */
 	if (kick)
 		kl_defer_queue(&p->forward);
 }
@@ -531,7 +574,7 @@ static bool forward(struct klog_ns *ns)
 		kl_unlock_irqrestore(&ns->lock, flags);
 		return false;
 	}
-	ns->up_busy = true;
+	ns->up_busy = true;				/* L8 */
 	for (;;) {
 		lost = klog_ring_cursor_fix(&ns->ring, &ns->up_cur);
 		if (lost) {
@@ -564,6 +607,7 @@ static bool forward(struct klog_ns *ns)
 		copy.text = buf;
 		copy.text_len = rec.text_len;
 		kl_memcpy(buf, rec.text, rec.text_len);
+		/* L1: the child's lock goes before the parent's is taken. */
 		kl_unlock_irqrestore(&ns->lock, flags);
 		if (copy.flags & KLOG_F_USER)
 			user_copy_sanitise(&copy, buf);
@@ -626,7 +670,7 @@ static void normalise(struct klog_ns *ns, struct klog_msg *m)
 	/* Past the cap the ring cuts at a pair boundary and flags it. */
 	if (m->dict_len > KLOG_DICT_MAX + 1)
 		m->dict_len = KLOG_DICT_MAX + 1;
-	if (m->level < 0 || m->level > 7)
+	if (m->level < 0 || m->level > 7)		/* L4 */
 		m->level = kl_read_once(ns->cfg->default_level);
 }
 
@@ -646,6 +690,7 @@ static void store(struct klog_ns *ns, const struct klog_msg *m,
 	kl_unlock_irqrestore(&ns->lock, flags);
 	if (scratch)
 		kl_scratch_put(scratch);
+	/* L7: readers woken and the forwarder queued with the lock dropped. */
 	klog_ns_wake(ns);
 	if (kick)
 		klog_ns_copy_up(ns);
@@ -705,6 +750,7 @@ int klog_ns_vprintk(struct klog_ns *ns, const char *fmt, va_list args)
 	buf = kl_scratch_get();
 	if (!buf)
 		return -EBUSY;
+	/* L7: formatted with no lock held. */
 	n = kl_vsnprintf(buf, KLOG_RECORD_MAX, fmt, args);
 	if (n < 0) {
 		kl_scratch_put(buf);

@@ -23,7 +23,9 @@
  * copied out with the lock dropped, as upstream drops syslog_lock around
  * copy_to_user().
  *
- * Locking: takes ns->lock; sleeps only in READ's wait.
+ * Locking: takes ns->lock alone (L1), for one record or one chunk of a
+ * walk (L7); sleeps only in READ's wait, and copies out with the lock
+ * dropped (L6).  The console actions take the root's lock alone.
  */
 #include "internal.h"
 #include "klog/syslog.h"
@@ -152,6 +154,7 @@ static int syslog_read(struct klog_syslog_ctx *ctx, void *buf, int size)
 		if (!n)
 			break;
 
+		/* L6: the copy may fault and sleep, with the lock dropped. */
 		err = copy_out(ctx, buf, len, ctx->scratch + skip, n);
 		if (err) {
 			if (!len)
@@ -173,7 +176,7 @@ static int syslog_read(struct klog_syslog_ctx *ctx, void *buf, int size)
  */
 #define KLOG_WALK_CHUNK 16
 
-/* Let writers in after every KLOG_WALK_CHUNK records of a walk. */
+/* L7: let writers in after every KLOG_WALK_CHUNK records of a walk. */
 static void walk_pause(struct klog_ns *ns, struct klog_cursor *c, u32 *n,
 		       kl_irqflags_t *flags)
 {

@@ -73,7 +73,8 @@ enum klog_devkmsg {
  * @next_id:             next automatic namespace id.
  *
  * Locking: plain integers written by the administrator (sysctl) and read
- * without locks; @next_id is written under the root's lock.
+ * without locks (L4, "DOC: printk store path"); @next_id is written
+ * under the root's lock.
  */
 struct klog_config {
 	__u32 max_size;
@@ -121,7 +122,7 @@ struct klog_ratelimit {
  *            applies to the next copy.
  * @started:  @begin_ns is valid.
  *
- * Locking: the owner's lock.
+ * Locking: the owner's lock (L2, "DOC: printk store path").
  */
 struct klog_budget {
 	__u64 begin_ns;
@@ -268,22 +269,23 @@ struct klog_ns_params {
  * @own_cfg:        a root's settings when the caller gave none.
  * @forward:        the forwarder (printk.c).
  *
- * Locking: @lock protects @ring, @cont, every cursor, @stats (but for
- * @stats.propagated and @stats.suppressed), the ratelimit states,
- * @budget (the copies this namespace's children may send it), and
- * @copy_epoch, @copy_used, @copy_missed, @stats.propagated and
- * @stats.suppressed (this namespace's use of its parent's budget:
- * written under the *parent's* lock, read once without it),
- * @own_policy and @policy (written under @lock, read without it like the
- * settings of struct klog_config), @dmesg_restrict writes, @dead, @up_cur
- * (the next record to offer the parent) and @up_busy (a forwarder runs).
- * No code holds two namespaces' locks at once.  @forward is the
- * forwarder (printk.c).  @ref, @parent, @root, @cfg, @ops, @id,
- * @depth and @owner are set at init and then read-only.  @tag and the
- * ring's buffer change only under @lock while nothing is stored
- * (klog_ns_set_tag(), klog_ns_resize()); the store path reads them under
- * @lock, and everything else reads @tag once a record exists
- * (klog_ns_get_tag() at any time).
+ * Locking, by the invariants L1-L8 of "DOC: printk store path": @lock
+ * protects @ring, @cont, every cursor, @stats, the ratelimit states,
+ * @budget (the copies this namespace's children may send it),
+ * @dmesg_restrict writes, @dead, @up_cur (the next record to offer the
+ * parent) and @up_busy (a forwarder runs) (L2).  @copy_epoch, @copy_used
+ * and @copy_missed (this namespace's use of its parent's budget) and the
+ * copy counters of @stats are written under the *parent's* lock and read
+ * once without it (L3).
+ * @own_policy and @policy are written under @lock and read without it,
+ * like the settings of struct klog_config (L4).  No code holds two
+ * namespaces' locks at once (L1).  @forward is the forwarder (printk.c,
+ * L8).  @ref, @parent, @root, @cfg, @ops, @id, @depth and @owner are set
+ * at init and then read-only.  @tag and the ring's buffer change only
+ * under @lock while nothing is stored (klog_ns_set_tag(),
+ * klog_ns_resize()); the store path reads them under @lock, and
+ * everything else reads @tag once a record exists (klog_ns_get_tag() at
+ * any time) (L5).
  *
  * Layout: what every store touches (@lock, @ring, @wait, @cfg, @parent,
  * @stats, the head of @cont) comes first and close together; @cont's
