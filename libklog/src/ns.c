@@ -87,10 +87,14 @@ int klog_ns_check_tag(const char *tag)
 }
 
 /**
- * klog_ns_size() - the ring size a request gets.
+ * klog_ns_size() - round a requested ring size to the size it gets.
  * @cfg:  the tree's settings.
  * @size: requested bytes; 0 means cfg->default_size.
- * @out:  the size: a power of two, at least KLOG_RING_MIN.
+ * @out:  the size: @size rounded up to a power of two, at least
+ *        KLOG_RING_MIN.
+ *
+ * Nothing is allocated: this is the rule klog_ns_init() and
+ * klog_ns_resize() apply, for an embedder that checks a size first.
  *
  * Context: any.
  * Return: 0, or -EINVAL if the rounded size exceeds cfg->max_size.
