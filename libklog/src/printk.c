@@ -95,10 +95,10 @@
  *   for the root's own records and must not sleep.  A function that may
  *   sleep says "Context: process context" and starts with
  *   kl_might_sleep().
- * - L7 short sections: text is formatted, and a copy is made, with no
- *   lock held; a locked section stores one message (with the pending line
- *   it commits) or reads one record, and a walk over a ring at most
- *   KLOG_WALK_CHUNK records; readers are woken and forwarders queued
+ * - L7 short sections: a message's text is formatted, and a copy is
+ *   made, with no lock held; a locked section stores one message (with
+ *   the pending line it commits) or reads, and formats for its reader,
+ *   one record, and a walk over a ring at most KLOG_WALK_CHUNK records; readers are woken and forwarders queued
  *   after the lock is dropped (in user space a deferred call runs at
  *   once, in the same thread).
  * - L8 one forwarder: @up_busy, set and cleared under ns->lock, lets one
