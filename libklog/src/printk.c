@@ -98,9 +98,9 @@
  * - L7 short sections: a message's text is formatted, and a copy is
  *   made, with no lock held; a locked section stores one message (with
  *   the pending line it commits) or reads, and formats for its reader,
- *   one record, and a walk over a ring at most KLOG_WALK_CHUNK records; readers are woken and forwarders queued
- *   after the lock is dropped (in user space a deferred call runs at
- *   once, in the same thread).
+ *   one record, and a walk over a ring at most KLOG_WALK_CHUNK records;
+ *   readers are woken and forwarders queued after the lock is dropped (in
+ *   user space a deferred call runs at once, in the same thread).
  * - L8 one forwarder: @up_busy, set and cleared under ns->lock, lets one
  *   forwarder at a time move @up_cur, in ring order, so a child's records
  *   reach its parent in the order it stored them.
