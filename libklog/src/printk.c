@@ -191,9 +191,14 @@ bool klog_ratelimit_check(struct klog_ratelimit *rl, u64 now, u32 burst,
 	return false;
 }
 
+static void announce_locked(struct klog_ns *ns);
+
 /* Store one record in a ring and count it. */
 static void ring_store_locked(struct klog_ns *ns, const struct klog_entry *e)
 {
+	if (!ns->ring.next_seq && ns->parent &&
+	    kl_read_once(ns->cfg->announce))
+		announce_locked(ns);
 	ns->stats.dropped_overwrite += klog_ring_store(&ns->ring, e);
 	ns->stats.stored++;
 }
@@ -330,6 +335,38 @@ static void offered_locked(struct klog_ns *ns, u8 flags)
 	if (ns->up_cur.seq + 1 == ns->ring.next_seq &&
 	    !may_propagate(ns, flags, &pol))
 		klog_ring_cursor_end(&ns->ring, &ns->up_cur);
+}
+
+/*
+ * Under cfg->announce a child's log begins as the host's does, with a
+ * record that says what it is: stored just before the first record of
+ * any kind (its own, or a copy from a child), so it names the tag and
+ * ring size the owner settled on, which may change only until then (L5).
+ * A kernel record, never copied; a fixed format of two numbers and a
+ * name (at most KLOG_LABEL_MAX bytes), short enough for L7.
+ */
+static void announce_locked(struct klog_ns *ns)
+{
+	char name[KLOG_LABEL_MAX + 1], text[KLOG_LABEL_MAX + 80];
+	struct klog_entry e = {
+		.ts_nsec = kl_clock_ns(),
+		.level = 6,				/* KERN_INFO */
+		.flags = KLOG_F_NEWLINE | KLOG_F_LOCAL,
+		.text = text,
+	};
+	int n;
+
+	if (klog_ns_name(ns, name, sizeof(name)) < 0)
+		name[0] = '\0';
+	n = kl_snprintf(text, sizeof(text),
+			"syslog_ns: log of %s begins (depth %u, ring %u bytes)",
+			name, ns->depth, ns->ring.size);
+	if (n < 0)
+		n = 0;
+	e.text_len = (u32)n < sizeof(text) ? (u32)n : sizeof(text) - 1;
+	ns->stats.dropped_overwrite += klog_ring_store(&ns->ring, &e);
+	ns->stats.stored++;
+	offered_locked(ns, e.flags);
 }
 
 /* Do records wait in @ns for its forwarder? */

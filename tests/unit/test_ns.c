@@ -569,6 +569,116 @@ static void ns_sequence_numbers_are_private(void **state)
 	klog_ns_put(root);
 }
 
+/* Does @mb's text contain @s? */
+static bool has(const struct klog_msgbuf *mb, const char *s)
+{
+	return memmem(mb->rec.text, mb->rec.text_len, s, strlen(s)) != NULL;
+}
+
+/*
+ * Under cfg->announce a child's log begins with a record naming it, stored
+ * with its first record: the tag and size set before then are the ones
+ * named, the first record of its own has sequence number 1, the window
+ * for the tag and size closes as before, and the record is never copied.
+ */
+static void ns_announce_begins_a_child_log(void **state)
+{
+	struct klog_ns *root = mk_root(NULL, 65536), *a;
+	char want[160];
+	struct rec_list l;
+
+	(void)state;
+	root->cfg->announce = true;
+	root->cfg->propagate = KLOG_PROPAGATE_ALL;
+	klog_ns_printk(root, "host\n");
+	a = mk_child(root, NULL, 4096);
+	/* An empty log stays empty: nothing is stored by creating it. */
+	read_all(a, &l);
+	assert_int_equal(l.n, 0);
+	rec_list_free(&l);
+	assert_int_equal(klog_ns_set_tag(a, "web"), 0);
+	assert_int_equal(klog_ns_resize(a, 8192), 0);
+	klog_ns_printk(a, "mine\n");
+	read_all(a, &l);
+	assert_int_equal(l.n, 2);
+	assert_int_equal(l.m[0].rec.seq, 0);
+	snprintf(want, sizeof(want),
+		 "syslog_ns: log of ns:%llu:web begins (depth 1, ring 8192 bytes)",
+		 (unsigned long long)a->id);
+	assert_text(&l.m[0], want);
+	assert_int_equal(l.m[0].rec.level, 6);
+	assert_int_equal(l.m[0].rec.facility, 0);
+	assert_int_equal(l.m[1].rec.seq, 1);
+	assert_text(&l.m[1], "mine");
+	rec_list_free(&l);
+	/* The window closed with the first record, announcement or not. */
+	assert_int_equal(klog_ns_set_tag(a, "other"), -EBUSY);
+	assert_int_equal(klog_ns_resize(a, 16384), -EBUSY);
+	/* The parent got the copy of "mine" only (everything is copied). */
+	read_all(root, &l);
+	assert_int_equal(l.n, 2);
+	assert_text(&l.m[0], "host");
+	assert_true(has(&l.m[1], "mine"));
+	assert_false(has(&l.m[1], "begins"));
+	rec_list_free(&l);
+	/* Only once. */
+	klog_ns_printk(a, "again\n");
+	read_all(a, &l);
+	assert_int_equal(l.n, 3);
+	assert_text(&l.m[2], "again");
+	rec_list_free(&l);
+	klog_ns_put(a);
+	klog_ns_put(root);
+}
+
+/*
+ * The announcement comes before the first record of any kind: a copy from
+ * a grandchild into a middle namespace that had stored nothing.  A root
+ * never announces, and with the setting off (the default) nothing does.
+ */
+static void ns_announce_before_a_first_copy_and_only_children(void **state)
+{
+	struct klog_ns *root = mk_root(NULL, 65536), *mid, *leaf, *quiet;
+	struct rec_list l;
+
+	(void)state;
+	root->cfg->announce = true;
+	root->cfg->propagate = KLOG_PROPAGATE_KERNEL;
+	klog_ns_printk(root, "root\n");
+	mid = mk_child(root, "mid", 4096);
+	leaf = mk_child(mid, "leaf", 4096);
+	klog_ns_printk(leaf, "deep\n");
+	read_all(mid, &l);
+	assert_int_equal(l.n, 2);
+	assert_true(has(&l.m[0], "log of ns:"));
+	assert_true(has(&l.m[0], ":mid begins (depth 1,"));
+	assert_true(has(&l.m[1], "deep"));
+	rec_list_free(&l);
+	read_all(leaf, &l);
+	assert_int_equal(l.n, 2);
+	assert_true(has(&l.m[0], ":leaf begins (depth 2,"));
+	rec_list_free(&l);
+	/* The root: its own record and the copies of "deep", no banner. */
+	read_all(root, &l);
+	assert_text(&l.m[0], "root");
+	assert_int_equal(l.n, 2);
+	assert_true(has(&l.m[1], "deep"));
+	rec_list_free(&l);
+
+	root->cfg->announce = false;
+	quiet = mk_child(root, "quiet", 4096);
+	klog_ns_printk(quiet, "first\n");
+	read_all(quiet, &l);
+	assert_int_equal(l.n, 1);
+	assert_int_equal(l.m[0].rec.seq, 0);
+	assert_text(&l.m[0], "first");
+	rec_list_free(&l);
+	klog_ns_put(quiet);
+	klog_ns_put(leaf);
+	klog_ns_put(mid);
+	klog_ns_put(root);
+}
+
 /* ---- dmesg_restrict --------------------------------------------------- */
 
 static void ns_dmesg_restrict_inherited_at_creation(void **state)
@@ -852,6 +962,8 @@ int main(void)
 		T(ns_isolation_without_propagation),
 		T(ns_isolation_siblings_and_root),
 		T(ns_sequence_numbers_are_private),
+		T(ns_announce_begins_a_child_log),
+		T(ns_announce_before_a_first_copy_and_only_children),
 		T(ns_dmesg_restrict_inherited_at_creation),
 		T(ns_stats_count_stores_and_overwrites),
 		T(ns_create_alloc_failure_child),

@@ -705,6 +705,8 @@ static int cmd_set(struct sim *sim, char **argv, int argc)
 		sim->cfg.prop_interval_ms = v;
 	else if (!strcmp(argv[1], "printk_time"))
 		sim->cfg.printk_time = v;
+	else if (!strcmp(argv[1], "announce"))
+		sim->cfg.announce = v;
 	else if (!strcmp(argv[1], "max_size") && v > 0)
 		sim->cfg.max_size = v;
 	else if (!strcmp(argv[1], "quota") && v >= 0)
@@ -826,6 +828,8 @@ int sim_init(struct sim *sim, const char *file)
 	sim->now = 1000000000ull;
 	sim->quota = 16;
 	klog_config_init(&sim->cfg);
+	/* As the kernel: a child's log begins with its announcement. */
+	sim->cfg.announce = true;
 	sim_current = sim;
 	klog_testing_set_clock(sim_clock);
 	p.cfg = &sim->cfg;

@@ -70,6 +70,12 @@ enum klog_devkmsg {
  *                       False gives 6.12's behaviour exactly: the line
  *                       stays invisible until the next store (used by the
  *                       golden tests).
+ * @announce:            a child's log begins with a record that names it
+ *                       (its id, tag, depth and ring size), stored just
+ *                       before its first record, as the host's begins
+ *                       with the kernel banner: a child's first record
+ *                       of its own then has sequence number 1, never 0;
+ *                       default false.
  * @next_id:             next automatic namespace id.
  *
  * Locking: plain integers written by the administrator (sysctl) and read
@@ -92,6 +98,7 @@ struct klog_config {
 	bool printk_time;
 	bool printk_caller;
 	bool read_commits;
+	bool announce;
 	__u64 next_id;
 };
 
