@@ -16,7 +16,7 @@ export KCACHE
 	qemu guest-rt \
 	guest guest-debug golden bench bench-smoke checkpatch bench-guest clean \
 	guest-reliability guest-reliability-debug guest-reliability-full \
-	bisect-check sparse host-unchanged shellcheck
+	bisect-check sparse host-unchanged shellcheck install
 
 all: build
 
@@ -178,6 +178,11 @@ demo: kernel
 
 story: build
 	@$(BUILD)/tools/klogsim examples/story.klog
+
+# libklog, its headers and libklog.pc, syslogns, klogsim and their man
+# pages, under the meson prefix (/usr/local), or staged in DESTDIR.
+install: build
+	$(MESON) install -C $(BUILD) $(if $(DESTDIR),--destdir $(DESTDIR))
 
 clean:
 	rm -rf $(BUILD) $(BUILD)-asan $(BUILD)-tsan $(BUILD)-bench build-fuzz build-bench

@@ -55,3 +55,33 @@ cd "$dest"
 libdir=${libs#*-L}
 libdir=${libdir%% *}
 LD_LIBRARY_PATH="$libdir" ./consumer
+
+# The commands and their man pages.  Each command runs from the installed
+# tree (with the installed library); each page renders with groff's man
+# macros without a warning, and says what it is.
+for cmd in syslogns klogsim; do
+	bin=$(find "$dest" -path "*/bin/$cmd" -type f | head -n 1)
+	[ -n "$bin" ] && [ -x "$bin" ] || {
+		echo "run.sh: $cmd was not installed in bin/" >&2; exit 1; }
+	page=$(find "$dest" -path "*/man1/$cmd.1" -type f | head -n 1)
+	[ -n "$page" ] || {
+		echo "run.sh: $cmd.1 was not installed in man1/" >&2; exit 1; }
+	grep -q "^\.TH $(echo "$cmd" | tr a-z A-Z) 1 " "$page" || {
+		echo "run.sh: $page has no .TH line for $cmd(1)" >&2; exit 1; }
+	warn=$(groff -man -Tutf8 -ww -z "$page" 2>&1) || true
+	[ -z "$warn" ] || { echo "run.sh: $page: $warn" >&2; exit 1; }
+	groff -man -Tutf8 "$page" 2>/dev/null | grep -q "^ *$cmd  *- " || {
+		echo "run.sh: $page renders no NAME line" >&2; exit 1; }
+done
+LD_LIBRARY_PATH="$libdir" "$(find "$dest" -path '*/bin/syslogns' | head -n 1)" \
+	--version | grep -q '^syslogns from libklog ' || {
+	echo "run.sh: the installed syslogns does not run" >&2; exit 1; }
+out=$(printf 'ns web tag=web\nprintk web \\0016hello\\n\ndmesg web\n' |
+	LD_LIBRARY_PATH="$libdir" \
+	"$(find "$dest" -path '*/bin/klogsim' | head -n 1)")
+case "$out" in
+*"hello"*) ;;
+*) echo "run.sh: the installed klogsim did not run a script: $out" >&2
+	exit 1 ;;
+esac
+echo "run.sh: installed syslogns, klogsim and their man pages work"

@@ -2,7 +2,7 @@
 /*
  * klogsim [SCRIPT] - run a klogsim script, from SCRIPT or standard input,
  * and show what each namespace's clients see.  The language is described
- * in docs/klogsim.md; the simulator is sim.c.
+ * in docs/man/klogsim.1.md; the simulator is sim.c.
  *
  * Exit status: 0, 1 if the script had errors, 2 if it could not run.
  */
@@ -22,7 +22,7 @@ int main(int argc, char **argv)
 
 	if (argc > 2 || (argc == 2 && !strcmp(argv[1], "--help"))) {
 		fprintf(stderr, "usage: klogsim [SCRIPT]\n"
-			"Runs a klogsim script (docs/klogsim.md); "
+			"Runs a klogsim script (docs/man/klogsim.1.md); "
 			"reads stdin without SCRIPT.\n");
 		return 2;
 	}

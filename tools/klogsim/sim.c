@@ -2,7 +2,7 @@
 /*
  * sim.c - the klogsim simulator: drive libklog from a script and show
  * what each namespace's clients see.  The language is described in
- * docs/klogsim.md, the interface in sim.h.
+ * docs/man/klogsim.1.md, the interface in sim.h.
  *
  * Every namespace made with "ns" stands for a container: a user namespace
  * that owns a syslog namespace ("unshare" adds a nested log in the same

@@ -9,7 +9,7 @@
  * line runs against it; tools/klogsim/klogsim.c runs a script file and
  * tests/fuzz/fuzz_klogsim.c runs each fuzz input, both through
  * sim_init(), sim_run() and sim_fini().  The language is described in
- * docs/klogsim.md.
+ * docs/man/klogsim.1.md.
  *
  * The library's test clock (klog_testing_set_clock()) takes no argument,
  * so one simulation at a time runs in a process: sim_init() points the
