@@ -62,7 +62,7 @@ for c in c1 c2; do
 	say "$c# ip link set lo up; iptables -A OUTPUT -o lo -j LOG --log-prefix \"$c-pkt: \""
 	run_in $c "ip link set lo up; iptables -A OUTPUT -o lo -j LOG --log-prefix '$c-pkt: '; iptables -S OUTPUT"
 done
-say "Each container's log is empty to start with:"
+say "Each container's log is empty to start with (it begins at its first record):"
 for c in c1 c2; do
 	say "$c# dmesg | wc -l"
 	run_in $c "dmesg | wc -l"
@@ -83,7 +83,7 @@ step "4. A destructive read in c1 changes nothing elsewhere"
 host_before=$(dmesg | grep -c 'pkt: ')
 say "c1# dmesg -c >/dev/null; dmesg | wc -l"
 run_in c1 "dmesg -c >/dev/null; dmesg | wc -l"
-say "c2# dmesg | wc -l      (still its 4 packets)"
+say "c2# dmesg | wc -l      (still its first line and its 4 packets)"
 run_in c2 "dmesg | wc -l"
 say "host# dmesg | grep -c 'pkt: '   (before c1's read: $host_before)"
 dmesg | grep -c 'pkt: ' | show
@@ -121,5 +121,52 @@ klogns exec -j $D/c2.ns -- dmesg | tail -2 | show
 say "c1# klogns setns $D/c2.ns   (c1's root cannot enter its sibling's log)"
 run_in c1 "klogns setns $D/c2.ns"
 umount $D/c2.ns
+
+step "8. The same with the tools you already use"
+say "Runtimes that make a user namespace per container need no change: with"
+say "kernel.syslog_ns_auto=1 each new user namespace comes with a log of its own."
+say "(Copies to the host are back at their default: none.)"
+say "host# sysctl kernel.syslog_ns_propagate=0 kernel.syslog_ns_auto=1"
+echo 0 >/proc/sys/kernel/syslog_ns_propagate
+echo 1 >/proc/sys/kernel/syslog_ns_auto
+RT=$D/rt
+mkdir -p $RT
+chmod 0777 $RT
+# shellcheck source=../tests/guest/runtimes.sh
+. /etc/runtimes.sh
+# shellcheck disable=SC2016 # $1 is the script's argument, in the guest
+printf '%s\n' 'echo "<6>$1: hello from my container" >/dev/kmsg' \
+	'/usr/bin/dmesg' >$RT/hello.sh
+# A crun container's program: the same into /out, then "end" and sleep.
+# shellcheck disable=SC2016
+printf '%s\n' 'sh /hello.sh "$1" >/out 2>&1' 'echo end >>/out' \
+	'exec sleep 300' >$RT/ct.sh
+say "user\$ unshare -U -r -n sh hello.sh unshare      (util-linux 2.38, uid 1000)"
+klogns exec -u 1000 -- /bin/unshare -U -r -n sh $RT/hello.sh unshare 2>&1 |
+	show
+say "user\$ bwrap --unshare-user --unshare-net --dev-bind / / sh hello.sh bwrap"
+inroot klogns exec -u 1000 -- bwrap --unshare-user --unshare-net \
+	--dev-bind / / sh $RT/hello.sh bwrap 2>&1 | show
+say "user\$ crun run -d --bundle ct ct      (rootless crun 1.8.1, a user namespace in config.json)"
+mkbundle $RT/ct 1 /bin/sh /ct.sh crun
+cp $RT/hello.sh $RT/ct/rootfs/hello.sh
+chown 1000:1000 $RT/ct/rootfs/hello.sh
+mkdir -p $RT/crun-1000
+chown 1000:1000 $RT/crun-1000
+crun_1000() {
+	inroot klogns exec -u 1000 -- crun --root $RT/crun-1000 \
+		--cgroup-manager=disabled "$@"
+}
+crun_1000 run -d --bundle $RT/ct ct >$RT/ct.run 2>&1
+wait_end $RT/ct >/dev/null
+sed '$d' $RT/ct/rootfs/out | show
+say "user\$ crun exec ct syslogns enter 1 -- dmesg    (exec joins only the kinds crun knows)"
+crun_1000 exec ct syslogns enter 1 -- /usr/bin/dmesg 2>&1 | show
+say "host# syslogns list     (the running container's log, seen from the host)"
+syslogns list 2>&1 | show
+say "host# dmesg | grep -c 'hello from my container'    (nothing reached the host)"
+dmesg | grep -c 'hello from my container' | show
+crun_1000 delete -f ct >/dev/null 2>&1
+echo 0 >/proc/sys/kernel/syslog_ns_auto
 
 step "Done"

@@ -61,12 +61,14 @@ LD_LIBRARY_PATH="$libdir" ./consumer
 # macros without a warning, and says what it is.
 for cmd in syslogns klogsim; do
 	bin=$(find "$dest" -path "*/bin/$cmd" -type f | head -n 1)
-	[ -n "$bin" ] && [ -x "$bin" ] || {
-		echo "run.sh: $cmd was not installed in bin/" >&2; exit 1; }
+	if [ -z "$bin" ] || [ ! -x "$bin" ]; then
+		echo "run.sh: $cmd was not installed in bin/" >&2
+		exit 1
+	fi
 	page=$(find "$dest" -path "*/man1/$cmd.1" -type f | head -n 1)
 	[ -n "$page" ] || {
 		echo "run.sh: $cmd.1 was not installed in man1/" >&2; exit 1; }
-	grep -q "^\.TH $(echo "$cmd" | tr a-z A-Z) 1 " "$page" || {
+	grep -q "^\.TH $(echo "$cmd" | tr '[:lower:]' '[:upper:]') 1 " "$page" || {
 		echo "run.sh: $page has no .TH line for $cmd(1)" >&2; exit 1; }
 	warn=$(groff -man -Tutf8 -ww -z "$page" 2>&1) || true
 	[ -z "$warn" ] || { echo "run.sh: $page: $warn" >&2; exit 1; }

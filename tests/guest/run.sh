@@ -124,6 +124,7 @@ fi
 "$REPO/qemu/initramfs.sh" -o "$out/${pre}initramfs.cpio.gz" \
 	-f "$HERE/$suite.sh:/etc/$suite.sh" \
 	-f "$HERE/tap.sh:/etc/tap.sh" \
+	-f "$HERE/runtimes.sh:/etc/runtimes.sh" \
 	-f "$REPO/tests/golden/main.ops:/golden/main.ops" \
 	-f "$HERE/golden_norm.awk:/golden/golden_norm.awk" \
 	-f "$XT/libxt_LOG.so:$XT/libxt_LOG.so" \

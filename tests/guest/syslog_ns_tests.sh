@@ -183,12 +183,15 @@ check "user writes in children do not reach the parent (policy 1)" hasnt "SIB" $
 
 # --- /dev/kmsg and /proc/kmsg ------------------------------------------
 klogns exec -n -- sh -c "echo '<6>KMSGA' >/dev/kmsg; echo '<13>KMSGB' >/dev/kmsg; echo 'KMSGC' >/dev/kmsg; klogns kmsg" >$T/k.out 2>&1
-expect "child /dev/kmsg: first record, sequence 0, LOG_USER facility" "14,0,KMSGA" \
-	sh -c "sed -n '1s/^\([0-9]*,[0-9]*\),[0-9]*,[-c];/\1,/p' $T/k.out"
-expect "child /dev/kmsg: second record keeps <13>" "13,1,KMSGB" \
+expect "child /dev/kmsg: record 0 begins the log and names the namespace" \
+	"6,0,syslog_ns: log of ns:N begins (depth 1, ring 65536 bytes)" \
+	sh -c "sed -n '1s/^\([0-9]*,[0-9]*\),[0-9]*,[-c];/\1,/p' $T/k.out | sed 's/ns:[0-9]* /ns:N /'"
+expect "child /dev/kmsg: the first written record, sequence 1, LOG_USER facility" "14,1,KMSGA" \
 	sh -c "sed -n '2s/^\([0-9]*,[0-9]*\),[0-9]*,[-c];/\1,/p' $T/k.out"
-expect "child /dev/kmsg: no prefix means LOG_USER and the default level" "12,2,KMSGC" \
+expect "child /dev/kmsg: the next keeps <13>" "13,2,KMSGB" \
 	sh -c "sed -n '3s/^\([0-9]*,[0-9]*\),[0-9]*,[-c];/\1,/p' $T/k.out"
+expect "child /dev/kmsg: no prefix means LOG_USER and the default level" "12,3,KMSGC" \
+	sh -c "sed -n '4s/^\([0-9]*,[0-9]*\),[0-9]*,[-c];/\1,/p' $T/k.out"
 klogns exec -n -- sh -c "echo '<6>PROCK-$MARK' >/dev/kmsg; klogns proc-kmsg; echo second; klogns proc-kmsg" >$T/pk.out 2>&1
 check "child /proc/kmsg: reads the child's record in syslog format" has "^<14>\[ *[0-9]*\.[0-9]*\] PROCK-$MARK" $T/pk.out
 # shellcheck disable=SC2016 # $ is sed's last line
@@ -833,8 +836,8 @@ awk -v ns="$flino" '$1 == ns { print $7, $8, $9, $10 }' $SNS/list.out >$SNS/fl.r
 read -r flheld fllost flsent flrefused <$SNS/fl.row
 flstored=$(syslogns enter $flpid -- cat $SC/syslog_ns_stats | cut -d' ' -f2)
 echo "# syslogns list: a 4096-byte ring after 100 records: held $flheld, lost $fllost, stored $flstored"
-check "syslogns list: a flooded 4096-byte ring held some of 100 records and lost the rest" \
-	sh -c "[ '$flheld' -gt 0 ] && [ '$fllost' -gt 0 ] && [ \$(($flheld + $fllost)) -eq 100 ]"
+check "syslogns list: a flooded 4096-byte ring held some of its 101 records (100 and the first) and lost the rest" \
+	sh -c "[ '$flheld' -gt 0 ] && [ '$fllost' -gt 0 ] && [ \$(($flheld + $fllost)) -eq 101 ]"
 expect "syslogns list: held + lost is what its kernel.syslog_ns_stats says it stored" \
 	"stored $flstored" sh -c "echo stored \$(($flheld + $fllost))"
 expect "syslogns list: the flooded ring sent and was refused no copies (policy 0)" \
@@ -966,17 +969,8 @@ expect "auto: kernel.syslog_ns_auto defaults to 0" 0 cat $AUTO
 check "auto: a user namespace's root cannot write kernel.syslog_ns_auto" \
 	klogns exec -U -- sh -c "! echo 1 2>/dev/null >$AUTO"
 echo "<6>HOSTRT-$MARK" >/dev/kmsg
-# inroot COMMAND...: COMMAND in a private mount namespace whose root is a
-# recursive bind of / moved onto / (as switch_root does).  The initramfs
-# root cannot be pivot_root(2)ed (rootfs has no parent mount), and bwrap
-# and crun pivot; nor can a chroot serve (CLONE_NEWUSER is EPERM in one).
-# cgroup2 is mounted on /sys/fs/cgroup there: crun refuses to start
-# without a cgroup file system there, even with --cgroup-manager=disabled.
-inroot() {
-	unshare -m sh -c "mount -t cgroup2 none /sys/fs/cgroup &&
-		mount --rbind / $RT/newroot && cd $RT/newroot &&
-		mount --move . / && exec chroot . \"\$@\"" inroot "$@"
-}
+# shellcheck source=runtimes.sh
+. /etc/runtimes.sh
 # What each runtime's container runs: a LOG rule on lo, a record, one
 # ping (its request and its reply pass OUTPUT on lo: two LOG lines), then
 # its log by util-linux dmesg after a line "log:".
@@ -989,21 +983,23 @@ echo log:
 /usr/bin/dmesg
 EOF
 # rt_counts FILE NAME: in FILE's log (the lines after "log:", but a
-# crun container's closing "end"), NAME's record, NAME's LOG lines, and
-# every other line.
+# crun container's closing "end"), the line that begins a fresh log at
+# depth 1, NAME's record, NAME's LOG lines, and every other line.
+RT_BEGINS='\] syslog_ns: log of ns:[^ ]* begins (depth 1, ring 65536 bytes)$'
 rt_counts() {
 	sed -n '/^log:$/,$p' "$1" | sed '1d; /^end$/d' >"$1.log"
-	printf '%s %s %s\n' "$(grep -c "\] RTREC-$2\$" "$1.log")" \
+	printf '%s %s %s %s\n' "$(grep -c "$RT_BEGINS" "$1.log")" \
+		"$(grep -c "\] RTREC-$2\$" "$1.log")" \
 		"$(grep -c "\] RT-$2: IN= OUT=lo " "$1.log")" \
-		"$(grep -vc "\] RTREC-$2\$\|\] RT-$2: IN= OUT=lo " "$1.log")"
+		"$(grep -vc "$RT_BEGINS\|\] RTREC-$2\$\|\] RT-$2: IN= OUT=lo " "$1.log")"
 }
 # Controls: rt_counts takes a container's own log and counts a host line.
-printf 'log:\n[    1.0] RTREC-x\n[    1.1] RT-x: IN= OUT=lo A\n[    1.2] RT-x: IN= OUT=lo B\n' >$RT/ctl.out
-expect "runtimes: control: rt_counts counts a container's record and LOG lines" \
-	"1 2 0" rt_counts $RT/ctl.out x
+printf 'log:\n[    0.9] syslog_ns: log of ns:4026532001 begins (depth 1, ring 65536 bytes)\n[    1.0] RTREC-x\n[    1.1] RT-x: IN= OUT=lo A\n[    1.2] RT-x: IN= OUT=lo B\n' >$RT/ctl.out
+expect "runtimes: control: rt_counts counts a log's first line, a container's record and LOG lines" \
+	"1 1 2 0" rt_counts $RT/ctl.out x
 echo "[    0.5] HOSTRT-$MARK" >>$RT/ctl.out
 expect "runtimes: control: rt_counts counts a host line among them" \
-	"1 2 1" rt_counts $RT/ctl.out x
+	"1 1 2 1" rt_counts $RT/ctl.out x
 
 # rt_run NAME COMMAND...: COMMAND (which runs rt.sh NAME-$MARK) with
 # kernel.syslog_ns_auto=1 into $RT/NAME.out, then the same with 0 as
@@ -1022,8 +1018,8 @@ rt_run() {
 }
 # rt_checks NAME WHAT: the checks of rt_run NAME.
 rt_checks() {
-	expect "$2, auto on: util-linux dmesg inside shows only its record and its 2 LOG lines" \
-		"1 2 0" rt_counts "$RT/$1.out" "$1-$MARK"
+	expect "$2, auto on: util-linux dmesg inside shows only its log's first line, its record and its 2 LOG lines" \
+		"1 1 2 0" rt_counts "$RT/$1.out" "$1-$MARK"
 	check "$2, auto on: the host log is untouched" \
 		host_kept "$RT/$1.before" "$RT/$1.after" "-$1-$MARK"
 	gained "$RT/$1.after"
@@ -1063,11 +1059,15 @@ busybox dmesg >$RT/dm.after
 part() {
 	sed -n "/^$1:\$/,/^[a-z]*:\$/p" $RT/dm.out | sed '1d; $d'
 }
-# joined: stdin with timestamps as [T], runs of spaces as one, the lines
-# joined by "|".
+# joined: stdin with timestamps as [T], namespace ids as N, runs of
+# spaces as one, the lines joined by "|".
 joined() {
-	sed 's/\[ *[0-9]*\.[0-9]*\]/[T]/' | tr -s ' ' | tr '\n' '|' | sed 's/|$//'
+	sed 's/\[ *[0-9]*\.[0-9]*\]/[T]/; s/ns:[0-9]* /ns:N /' | tr -s ' ' |
+		tr '\n' '|' | sed 's/|$//'
 }
+# The line that begins the container's log.
+ANN='syslog_ns: log of ns:N begins (depth 1, ring 65536 bytes)'
+
 dm_text() {
 	part "$1" | joined
 }
@@ -1087,18 +1087,18 @@ dm_after() {
 	grep -q '^end:$' $RT/dm.out || { echo "no end: in dm.out"; return 1; }
 	echo "[$(part after | joined)]"
 }
-expect "dmesg -x in a container: facility and level decoded, its 2 records only" \
-	"user :err : [T] DMX1-$MARK|user :info : [T] DMX2-$MARK" dm_text decode
-expect "dmesg -S in a container: syslog(2) gives its 2 records only" \
-	"[T] DMX1-$MARK|[T] DMX2-$MARK" dm_text syslog
-expect "dmesg --json in a container: its 2 records only" \
-	"\"msg\": \"DMX1-$MARK\"|\"msg\": \"DMX2-$MARK\"" dm_json_msgs
+expect "dmesg -x in a container: facility and level decoded, its first line and 2 records only" \
+	"kern :info : [T] $ANN|user :err : [T] DMX1-$MARK|user :info : [T] DMX2-$MARK" dm_text decode
+expect "dmesg -S in a container: syslog(2) gives its first line and 2 records only" \
+	"[T] $ANN|[T] DMX1-$MARK|[T] DMX2-$MARK" dm_text syslog
+expect "dmesg --json in a container: its first line and 2 records only" \
+	"\"msg\": \"$ANN\"|\"msg\": \"DMX1-$MARK\"|\"msg\": \"DMX2-$MARK\"" dm_json_msgs
 expect "dmesg --json in a container: an object with one array \"dmesg\"" \
 	"{| \"dmesg\": [| ]|}" dm_json_frame
 expect "dmesg --json -x in a container: facility and level by name" \
-	"\"fac\": \"user\"|\"pri\": \"err\"|\"fac\": \"user\"|\"pri\": \"info\"" dm_jsonx
-expect "dmesg -c in a container: prints its 2 records" \
-	"[T] DMX1-$MARK|[T] DMX2-$MARK" dm_text clear
+	"\"fac\": \"kern\"|\"pri\": \"info\"|\"fac\": \"user\"|\"pri\": \"err\"|\"fac\": \"user\"|\"pri\": \"info\"" dm_jsonx
+expect "dmesg -c in a container: prints its first line and 2 records" \
+	"[T] $ANN|[T] DMX1-$MARK|[T] DMX2-$MARK" dm_text clear
 expect "dmesg -c in a container: then dmesg and dmesg -S show nothing" "[]" dm_after
 check "dmesg -c in a container: the host keeps every line of its log" \
 	host_kept $RT/dm.before $RT/dm.after "DMX[12]-$MARK"
@@ -1136,7 +1136,7 @@ busybox dmesg >$RT/follow.host
 check "dmesg -w in a container: the host wrote while it followed (handshake)" \
 	test "$handshake" = yes
 expect "dmesg -w in a container: follows its own log only" \
-	"[T] FOLLOW1-$MARK|[T] FOLLOW2-$MARK" joined <$RT/w.out
+	"[T] $ANN|[T] FOLLOW1-$MARK|[T] FOLLOW2-$MARK" joined <$RT/w.out
 check "dmesg -w: positive control: the host's record is in the host's log" \
 	has "HOSTFOLLOW-$MARK" $RT/follow.host
 
@@ -1163,86 +1163,6 @@ fi >/out 2>&1
 echo end >>/out
 exec sleep 300
 EOF
-# mkbundle DIR USERNS ARG...: DIR/rootfs and DIR/config.json for a
-# container that runs ARG...; USERNS 1: a user namespace mapping root to
-# uid and gid 1000, the root file system theirs.
-mkbundle() {
-	mb_dir=$1 mb_user=$2
-	shift 2
-	mkdir -p "$mb_dir/rootfs" || return 1
-	(
-		cd "$mb_dir/rootfs" || exit 1
-		mkdir -p bin usr/bin usr/lib/x86_64-linux-gnu dev proc sys tmp run
-		cp /bin/busybox /bin/syslogns /bin/xtables-legacy-multi bin/
-		for a in sh cat echo grep ip ping readlink sed sleep; do
-			ln -s busybox bin/$a
-		done
-		ln -s xtables-legacy-multi bin/iptables
-		cp /usr/bin/dmesg usr/bin/
-		cp -a /lib /lib64 .
-		cp -a /usr/lib/x86_64-linux-gnu/xtables usr/lib/x86_64-linux-gnu/
-		cp $RT/rt.sh $RT/ct.sh .
-	) || return 1
-	mb_args=
-	for a in "$@"; do
-		mb_args="$mb_args${mb_args:+, }\"$a\""
-	done
-	mb_caps='"CAP_SYS_ADMIN", "CAP_SYSLOG", "CAP_NET_ADMIN", "CAP_NET_RAW"'
-	mb_ns='{"type": "pid"}, {"type": "mount"}, {"type": "network"}, {"type": "ipc"}, {"type": "uts"}'
-	mb_maps=
-	if [ "$mb_user" = 1 ]; then
-		mb_ns="{\"type\": \"user\"}, $mb_ns"
-		mb_maps='"uidMappings": [{"containerID": 0, "hostID": 1000, "size": 1}],
-		"gidMappings": [{"containerID": 0, "hostID": 1000, "size": 1}],'
-		chown -R 1000:1000 "$mb_dir"
-	fi
-	cat >"$mb_dir/config.json" <<EOF
-{
-	"ociVersion": "1.0.0",
-	"process": {
-		"terminal": false,
-		"user": {"uid": 0, "gid": 0},
-		"args": [$mb_args],
-		"env": ["PATH=/usr/bin:/bin"],
-		"cwd": "/",
-		"capabilities": {
-			"bounding": [$mb_caps],
-			"effective": [$mb_caps],
-			"permitted": [$mb_caps]
-		}
-	},
-	"root": {"path": "rootfs"},
-	"hostname": "ct",
-	"mounts": [
-		{"destination": "/proc", "type": "proc", "source": "proc"},
-		{"destination": "/dev", "type": "tmpfs", "source": "tmpfs", "options": ["nosuid", "mode=755"]},
-		{"destination": "/dev/kmsg", "type": "bind", "source": "/dev/kmsg", "options": ["rbind", "rw"]}
-	],
-	"linux": {
-		$mb_maps
-		"namespaces": [$mb_ns]
-	}
-}
-EOF
-}
-# wait_end DIR: until the container's /out ends with "end" (30 s at most).
-wait_end() {
-	for _w in $(seq 300); do
-		[ "$(tail -1 "$1/rootfs/out" 2>/dev/null)" = end ] && return 0
-		sleep 0.1
-	done
-	echo "no end in $1/rootfs/out"
-	return 1
-}
-# crun_root ARG...: crun as root; crun_1000 ARG...: crun as uid 1000, its
-# state in $RT/crun-1000.  Both in inroot.
-crun_root() {
-	inroot crun --cgroup-manager=disabled "$@"
-}
-crun_1000() {
-	inroot klogns exec -u 1000 -- crun --root $RT/crun-1000 \
-		--cgroup-manager=disabled "$@"
-}
 mkdir -p $RT/crun-1000
 chown 1000:1000 $RT/crun-1000
 
@@ -1255,8 +1175,8 @@ crun_1000 run -d --bundle $RT/cu cu >$RT/cu.run 2>&1
 echo 0 >$AUTO
 check "crun rootless, auto on: the container runs" wait_end $RT/cu
 busybox dmesg >$RT/cu.after
-expect "crun rootless, auto on: dmesg inside shows only its record and its 2 LOG lines" \
-	"1 2 0" rt_counts $RT/cu/rootfs/out "cu-$MARK"
+expect "crun rootless, auto on: dmesg inside shows only its first line, its record and its 2 LOG lines" \
+	"1 1 2 0" rt_counts $RT/cu/rootfs/out "cu-$MARK"
 check "crun rootless, auto on: the host log is untouched" \
 	host_kept $RT/cu.before $RT/cu.after "-cu-$MARK"
 gained $RT/cu.after
@@ -1291,8 +1211,8 @@ busybox dmesg >$RT/cr.before
 crun_root run -d --bundle $RT/cr cr >$RT/cr.run 2>&1
 check "crun as root, syslogns run as the entrypoint: the container runs" wait_end $RT/cr
 busybox dmesg >$RT/cr.after
-expect "crun as root + syslogns run: dmesg inside shows only its record" \
-	"1 0 0" rt_counts $RT/cr/rootfs/out "cr-$MARK"
+expect "crun as root + syslogns run: dmesg inside shows only its first line and its record" \
+	"1 1 0 0" rt_counts $RT/cr/rootfs/out "cr-$MARK"
 check "crun as root + syslogns run: the host log is untouched" \
 	host_kept $RT/cr.before $RT/cr.after "-cr-$MARK"
 gained $RT/cr.after
