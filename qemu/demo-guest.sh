@@ -153,10 +153,6 @@ cp $RT/hello.sh $RT/ct/rootfs/hello.sh
 chown 1000:1000 $RT/ct/rootfs/hello.sh
 mkdir -p $RT/crun-1000
 chown 1000:1000 $RT/crun-1000
-crun_1000() {
-	inroot klogns exec -u 1000 -- crun --root $RT/crun-1000 \
-		--cgroup-manager=disabled "$@"
-}
 crun_1000 run -d --bundle $RT/ct ct >$RT/ct.run 2>&1
 wait_end $RT/ct >/dev/null
 sed '$d' $RT/ct/rootfs/out | show

@@ -96,6 +96,6 @@ crun_root() {
 	inroot crun --cgroup-manager=disabled "$@"
 }
 crun_1000() {
-	inroot klogns exec -u 1000 -- crun --root $RT/crun-1000 \
+	inroot klogns exec -u 1000 -- crun --root "$RT/crun-1000" \
 		--cgroup-manager=disabled "$@"
 }
