@@ -35,7 +35,7 @@ build: deps-core $(BUILD)/build.ninja
 # Every meson suite but slow and benchmark (tests/meson.build): unit
 # (cmocka, fault injection), regression (golden and fuzz-corpus replays,
 # klogsim's story, stress regressions), stress (the short run), install,
-# lint (tools/check-context.py).
+# lint (tools/check-context.py, tools/check-kbuild.sh).
 unit: build
 	$(MESON) test -C $(BUILD) --print-errorlogs --no-suite benchmark \
 		--no-suite slow
