@@ -63,9 +63,10 @@ kcompile: deps-kernel
 	KCOMPILE_EXTRA_CONFIG="qemu/config/base.config qemu/config/debug.config" \
 		qemu/kcompile.sh
 
-# libFuzzer targets, 60 s each (clang builds into build-fuzz/).
+# libFuzzer targets, 60 s each (tests/fuzz/run.sh: a meson build with
+# clang and -Dfuzz=true in build-fuzz/).
 fuzz:
-	@tools/deps.sh fuzz
+	@tools/deps.sh core fuzz
 	tests/fuzz/run.sh 60
 
 # The long threaded stress run (suite slow).
