@@ -59,9 +59,9 @@ sanitize: deps-core
 # The core compiled as kernel code against linux-source-6.12, plain and
 # with the debug fragment (lockdep, KASAN, kmemleak).
 kcompile: deps-kernel
-	qemu/kcompile.sh
-	KCOMPILE_EXTRA_CONFIG="qemu/config/base.config qemu/config/debug.config" \
-		qemu/kcompile.sh
+	kernel/kcompile.sh
+	KCOMPILE_EXTRA_CONFIG="kernel/config/base.config \
+		kernel/config/debug.config" kernel/kcompile.sh
 
 # libFuzzer targets, 60 s each (tests/fuzz/run.sh: a meson build with
 # clang and -Dfuzz=true in build-fuzz/).
@@ -75,16 +75,16 @@ stress: build
 
 # The patched kernel (build/kernel/bzImage), cached under $(KCACHE).
 kernel: deps-kernel
-	qemu/build-kernel.sh patched
+	kernel/build-kernel.sh patched
 
 kernel-stock: deps-kernel
-	qemu/build-kernel.sh stock
+	kernel/build-kernel.sh stock
 
 kernel-debug: deps-kernel
-	qemu/build-kernel.sh patched debug
+	kernel/build-kernel.sh patched debug
 
 kernel-rt: deps-kernel
-	qemu/build-kernel.sh patched rt
+	kernel/build-kernel.sh patched rt
 
 # An interactive shell in the patched kernel.
 qemu: kernel

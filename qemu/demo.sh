@@ -3,7 +3,7 @@
 # once and tell the syslog namespace story step by step (the host, two
 # containers with iptables LOG rules, isolation, a destructive read, the
 # host's tagged copies, a ratelimited flood).  Run "make kernel" (or
-# qemu/build-kernel.sh patched) first.  Prints only the demo's output.
+# kernel/build-kernel.sh patched) first.  Prints only the demo's output.
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 REPO=$(cd "$HERE/.." && pwd)

@@ -1,19 +1,19 @@
 #!/bin/bash
-# qemu/build-kernel.sh [stock|patched] [debug|rt] [config-only] - build
+# kernel/build-kernel.sh [stock|patched] [debug|rt] [config-only] - build
 # (or reuse) the guest kernel's bzImage.
 #
 #   stock    Debian's linux-source-6.12 as shipped, for the golden
 #            transcripts; leaves build/kernel/bzImage-stock.
 #   patched  (default) the same tree with kernel-glue/ applied; leaves
 #            build/kernel/bzImage.
-#   debug    also merge qemu/config/debug.config (lockdep, KASAN,
+#   debug    also merge kernel/config/debug.config (lockdep, KASAN,
 #            kmemleak); the image name gets a "-debug" suffix.
-#   rt       instead merge qemu/config/rt.config (PREEMPT_RT, lockdep with
+#   rt       instead merge kernel/config/rt.config (PREEMPT_RT, lockdep with
 #            the raw_spinlock nesting checks); suffix "-rt".
 #   config-only  prepare the tree and the checked .config, then stop
 #            (no compilation; for trying out patches and fragments).
 #
-# Configuration: tinyconfig + qemu/config/base.config (+ debug/rt.config)
+# Configuration: tinyconfig + kernel/config/base.config (+ debug/rt.config)
 # (+ for patched: every kernel-glue/*.config), then olddefconfig; every
 # option of the fragments is then checked in .config (build fails if one
 # did not stick).
@@ -32,7 +32,7 @@
 # libklog sources.  A finished build is reused as is.  One kernel build at
 # a time (flock on $KCACHE/build.lock), make -j$JOBS (default 2).
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../qemu/lib.sh"
 
 variant=patched debug=0 rt=0 config_only=0
 for a in "$@"; do
@@ -51,10 +51,10 @@ mkdir -p "$KCACHE"
 glue=$REPO/kernel-glue
 
 # --- inputs ----------------------------------------------------------------
-frags=("$REPO/qemu/config/base.config")
+frags=("$REPO/kernel/config/base.config")
 [ "$debug" -eq 1 ] && [ "$rt" -eq 1 ] && die "debug and rt are separate builds"
-[ "$debug" -eq 1 ] && frags+=("$REPO/qemu/config/debug.config")
-[ "$rt" -eq 1 ] && frags+=("$REPO/qemu/config/rt.config")
+[ "$debug" -eq 1 ] && frags+=("$REPO/kernel/config/debug.config")
+[ "$rt" -eq 1 ] && frags+=("$REPO/kernel/config/rt.config")
 patches=()
 if [ "$variant" = patched ]; then
 	[ -f "$glue/series" ] ||
