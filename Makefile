@@ -35,7 +35,7 @@ build: deps-core $(BUILD)/build.ninja
 # Every meson suite but slow and benchmark (tests/meson.build): unit
 # (cmocka, fault injection), regression (golden and fuzz-corpus replays,
 # klogsim's story, stress regressions), stress (the short run), install,
-# lint (tools/check-context.py).
+# lint (tools/check-context.py, tools/check-kbuild.sh).
 unit: build
 	$(MESON) test -C $(BUILD) --print-errorlogs --no-suite benchmark \
 		--no-suite slow
@@ -59,13 +59,14 @@ sanitize: deps-core
 # The core compiled as kernel code against linux-source-6.12, plain and
 # with the debug fragment (lockdep, KASAN, kmemleak).
 kcompile: deps-kernel
-	qemu/kcompile.sh
-	KCOMPILE_EXTRA_CONFIG="qemu/config/base.config qemu/config/debug.config" \
-		qemu/kcompile.sh
+	kernel/kcompile.sh
+	KCOMPILE_EXTRA_CONFIG="kernel/config/base.config \
+		kernel/config/debug.config" kernel/kcompile.sh
 
-# libFuzzer targets, 60 s each (clang builds into build-fuzz/).
+# libFuzzer targets, 60 s each (tests/fuzz/run.sh: a meson build with
+# clang and -Dfuzz=true in build-fuzz/).
 fuzz:
-	@tools/deps.sh fuzz
+	@tools/deps.sh core fuzz
 	tests/fuzz/run.sh 60
 
 # The long threaded stress run (suite slow).
@@ -74,16 +75,16 @@ stress: build
 
 # The patched kernel (build/kernel/bzImage), cached under $(KCACHE).
 kernel: deps-kernel
-	qemu/build-kernel.sh patched
+	kernel/build-kernel.sh patched
 
 kernel-stock: deps-kernel
-	qemu/build-kernel.sh stock
+	kernel/build-kernel.sh stock
 
 kernel-debug: deps-kernel
-	qemu/build-kernel.sh patched debug
+	kernel/build-kernel.sh patched debug
 
 kernel-rt: deps-kernel
-	qemu/build-kernel.sh patched rt
+	kernel/build-kernel.sh patched rt
 
 # An interactive shell in the patched kernel.
 qemu: kernel

@@ -15,7 +15,7 @@
 #
 # Usage: apply.sh [--check] TREE [REPO]   (--check: dry run of the patches)
 #        apply.sh --hash                  (hash of the inputs, for caches)
-# REPO defaults to the repository holding this script (qemu/build-kernel.sh
+# REPO defaults to the repository holding this script (kernel/build-kernel.sh
 # passes it explicitly).
 #
 # Enable with CONFIG_SYSLOG_NS=y (fragment: kernel-glue/syslog_ns.config).

@@ -4,7 +4,7 @@
 # For k = 0 (the pristine tree) .. N, applies patch k on top of the
 # previous prefix in one scratch tree and builds vmlinux in one object
 # directory, with the guest kernel's configuration
-# (tinyconfig + qemu/config/base.config + kernel-glue/*.config) and
+# (tinyconfig + kernel/config/base.config + kernel-glue/*.config) and
 # -Werror: a prefix that does not compile, or warns, fails the check.  The
 # options the series adds are enabled as soon as a patch defines them
 # (olddefconfig after each patch).  Incremental and cached by ccache, so
@@ -26,7 +26,7 @@ tree=$KCACHE/bisect-tree
 obj=$KCACHE/bisect-obj
 rm -rf "$tree" "$obj"
 cp -al "$KSRC" "$tree"
-frags=("$REPO/qemu/config/base.config")
+frags=("$REPO/kernel/config/base.config")
 for f in "$glue"/*.config; do frags+=("$f"); done
 merge_fragments "$tree" "$obj" "${frags[@]}"
 

@@ -4,7 +4,7 @@
 # files of the stock tree.
 #
 # Builds (or reuses) the patched and stock guest kernels with
-# qemu/build-kernel.sh, then runs the checker on the touched .c files in
+# kernel/build-kernel.sh, then runs the checker on the touched .c files in
 # each object directory.  Prints every sparse message of the patched tree
 # and fails if one is not also in the stock tree (messages compared
 # without line numbers): the series adds no sparse warning.
@@ -28,7 +28,7 @@ done < <(sed -e 's/#.*//' "$REPO/kernel-glue/series" | sed '/^$/d' |
 # out_of VARIANT - the cached object directory of a guest kernel.
 out_of() {
 	local key
-	key=$("$REPO/qemu/build-kernel.sh" "$1" 2>&1 | tee /dev/stderr |
+	key=$("$REPO/kernel/build-kernel.sh" "$1" 2>&1 | tee /dev/stderr |
 		sed -n 's/.*(.* bytes, key \([0-9a-f]*\))$/\1/p' | tail -1)
 	[ -n "$key" ] || die "no $1 kernel"
 	echo "$KCACHE/out-$key"

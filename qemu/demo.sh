@@ -3,8 +3,9 @@
 # once and tell the syslog namespace story step by step (the host, two
 # containers with iptables LOG rules, isolation, a destructive read, the
 # host's tagged copies, a ratelimited flood), then the same with the
-# runtimes people already use (util-linux unshare, bubblewrap, crun).  Run "make kernel" (or
-# qemu/build-kernel.sh patched) first.  Prints only the demo's output.
+# runtimes people already use (util-linux unshare, bubblewrap, crun).
+# Run "make kernel" (or kernel/build-kernel.sh patched) first.  Prints
+# only the demo's output.
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 REPO=$(cd "$HERE/.." && pwd)

@@ -1,5 +1,7 @@
 # shellcheck shell=bash disable=SC2034
-# qemu/lib.sh - helpers shared by the qemu/ scripts.  Source it, do not run it.
+# qemu/lib.sh - helpers shared by the qemu/ and kernel/ scripts (and those
+# of kernel-glue/, tests/ and tools/ that need the kernel tree).  Source
+# it, do not run it.
 #
 # Environment:
 #   KCACHE   cache directory outside the repository (default ~/.cache/libklog)

@@ -62,7 +62,7 @@ while getopts "k:i:l:r:t:m:a:A:Ih" opt; do
 	*) exit 2 ;;
 	esac
 done
-[ -f "$kernel" ] || die "no kernel at $kernel (qemu/build-kernel.sh)"
+[ -f "$kernel" ] || die "no kernel at $kernel (kernel/build-kernel.sh)"
 [ -f "$initrd" ] || die "no initramfs at $initrd (qemu/initramfs.sh)"
 results=${results:-${log%.log}.results}
 [ "$results" != "$log" ] || results=$log.results

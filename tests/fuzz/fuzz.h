@@ -2,9 +2,10 @@
 /*
  * fuzz.h - shared by the libFuzzer targets in tests/fuzz.
  *
- * Every target defines LLVMFuzzerTestOneInput(); run.sh links it with
- * clang's libFuzzer, replay.c with a plain main() that replays files (the
- * meson tests, under gcc, ASan and valgrind).
+ * Every target defines LLVMFuzzerTestOneInput(); meson links it with
+ * clang's libFuzzer (-Dfuzz=true, for run.sh) and with replay.c, a plain
+ * main() that replays files (the meson tests, under gcc, ASan and
+ * valgrind).
  */
 #ifndef KLOG_FUZZ_H
 #define KLOG_FUZZ_H

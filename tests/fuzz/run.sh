@@ -2,18 +2,21 @@
 # tests/fuzz/run.sh [-u] [SECONDS] [TARGET...]
 #
 # Build the libFuzzer targets with clang (-fsanitize=fuzzer,address,
-# undefined; not through meson, so the gcc build is untouched), replay
-# every regression input in tests/fuzz/regress/TARGET/, then fuzz each
-# target for SECONDS (default 60) starting from the committed corpus in
-# tests/fuzz/corpus/TARGET/.  New inputs go to a scratch directory, so the
-# tree stays clean; -u merges them back into the committed corpus
-# (minimised with -merge=1).  Prints executions per target and exits
-# non-zero on any crash, leak, timeout or sanitizer report, a missing or
-# empty committed corpus, or no execution counted; the input is
-# saved under $FUZZ_OUT/crashes/TARGET/ (add it to regress/ with the fix).
+# undefined) in a meson build directory of their own (-Dfuzz=true
+# -Dtests=false: tests/fuzz/meson.build, from libklog/Kbuild's source
+# list; the gcc build is untouched), replay every regression input in
+# tests/fuzz/regress/TARGET/, then fuzz each target for SECONDS (default
+# 60) starting from the committed corpus in tests/fuzz/corpus/TARGET/.
+# New inputs go to a scratch directory, so the tree stays clean; -u merges
+# them back into the committed corpus (minimised with -merge=1).  Prints
+# executions per target and exits non-zero on any crash, leak, timeout or
+# sanitizer report, a missing or empty committed corpus, or no execution
+# counted; the input is saved under $FUZZ_OUT/crashes/TARGET/ (add it to
+# regress/ with the fix).
 #
-# Environment: FUZZ_OUT (default build-fuzz), CC (default clang),
-# FUZZ_JOBS is not used: targets run one after the other.
+# Environment: FUZZ_OUT, the build directory (default build-fuzz: set up
+# on the first run, rebuilt by ninja after that), CC (default clang; only
+# clang is used).  Targets run one after the other.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -27,22 +30,32 @@ secs=${1:-60}
 shift || true
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(fuzz_kmsg_write fuzz_syslog fuzz_format fuzz_klogsim)
+for t in "${targets[@]}"; do
+	[ -f "$here/$t.c" ] || { echo "run.sh: no target $t" >&2; exit 2; }
+done
 
 out=${FUZZ_OUT:-$top/build-fuzz}
 cc=${CC:-clang}
 case "$cc" in *clang*) ;; *) cc=clang ;; esac
 command -v "$cc" >/dev/null || { echo "run.sh: $cc not found (tools/deps.sh fuzz)" >&2; exit 2; }
-mkdir -p "$out"
+for p in meson ninja; do
+	command -v $p >/dev/null || { echo "run.sh: $p not found (tools/deps.sh core)" >&2; exit 2; }
+done
 
-src=("$top"/libklog/src/ring.c "$top"/libklog/src/ns.c "$top"/libklog/src/printk.c
-     "$top"/libklog/src/format.c "$top"/libklog/src/syslog.c "$top"/libklog/src/kmsg.c
-     "$top"/libklog/src/platform/user.c)
-# <klog/...> and the core's private "internal.h", as meson's klog_dep.
-inc=(-I"$top"/libklog/include -I"$top"/libklog/src)
-# shellcheck disable=SC2054 # the commas are clang's -fsanitize= list
-flags=(-std=gnu11 -g -O1 -fno-omit-frame-pointer
-       -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
-       -Wall -Wextra -Wno-unused-parameter -Wno-unused-function)
+if [ ! -f "$out/build.ninja" ]; then
+	echo "== meson setup $out (CC=$cc -Dfuzz=true)"
+	CC="$cc" meson setup "$out" "$top" -Dfuzz=true -Dtests=false \
+		-Dbench=disabled >/dev/null
+fi
+echo "== build ${targets[*]}"
+# The targets' outputs only: the library and tools are not needed.
+ninja -C "$out" "${targets[@]/#/tests/fuzz/}" >"$out/build.log" 2>&1 || {
+	tail -40 "$out/build.log"
+	echo "run.sh: the fuzz targets do not build (log $out/build.log;" \
+		"a build directory set up otherwise: rm -rf $out)" >&2
+	exit 1
+}
+bin=$out/tests/fuzz
 
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
@@ -50,13 +63,6 @@ export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 status=0
 summary=()
 for t in "${targets[@]}"; do
-	[ -f "$here/$t.c" ] || { echo "run.sh: no target $t" >&2; exit 2; }
-	echo "== $t: build"
-	# fuzz_klogsim links the simulator.
-	tsrc=()
-	[ "$t" = fuzz_klogsim ] && tsrc=(-I"$top"/tools/klogsim "$top"/tools/klogsim/sim.c)
-	"$cc" "${flags[@]}" "${inc[@]}" "${src[@]}" "${tsrc[@]}" "$here/$t.c" -o "$out/$t"
-
 	extra=()
 	[ "$t" = fuzz_klogsim ] && extra=(-close_fd_mask=1)
 
@@ -72,7 +78,7 @@ for t in "${targets[@]}"; do
 	# Regression inputs first: each one must pass.
 	if [ -d "$here/regress/$t" ] && [ -n "$(ls -A "$here/regress/$t")" ]; then
 		echo "== $t: replay regress/$t"
-		if ! "$out/$t" "${extra[@]}" -runs=1 "$here/regress/$t"/* \
+		if ! "$bin/$t" "${extra[@]}" -runs=1 "$here/regress/$t"/* \
 			>"$out/$t.regress.log" 2>&1; then
 			tail -40 "$out/$t.regress.log"
 			echo "run.sh: $t: a regression input fails" >&2
@@ -90,7 +96,7 @@ for t in "${targets[@]}"; do
 	echo "== $t: fuzz ${secs}s"
 	log="$out/$t.log"
 	rc=0
-	"$out/$t" "${extra[@]}" -max_total_time="$secs" -timeout=10 \
+	"$bin/$t" "${extra[@]}" -max_total_time="$secs" -timeout=10 \
 		-rss_limit_mb=2048 -max_len=4096 -print_final_stats=1 \
 		-artifact_prefix="$crashes/" "$work" "$here/corpus/$t" \
 		>"$log" 2>&1 || rc=$?
@@ -112,7 +118,7 @@ for t in "${targets[@]}"; do
 	summary+=("$t: ${runs:-?} executions in ${secs}s, coverage ${cov:-?} edges, corpus $(find "$work" "$here/corpus/$t" -maxdepth 1 -type f | wc -l)")
 	if [ $update -eq 1 ]; then
 		mkdir -p "$work.merged"
-		"$out/$t" "${extra[@]}" -merge=1 "$work.merged" "$here/corpus/$t" "$work" \
+		"$bin/$t" "${extra[@]}" -merge=1 "$work.merged" "$here/corpus/$t" "$work" \
 			>"$out/$t.merge.log" 2>&1
 		rm -rf "$here/corpus/$t"
 		mv "$work.merged" "$here/corpus/$t"

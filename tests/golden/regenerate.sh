@@ -3,7 +3,7 @@
 # stock (unpatched) Linux 6.12 kernel.
 #
 #   1. builds capture.c statically (build/golden/capture);
-#   2. builds or reuses the stock kernel (qemu/build-kernel.sh stock);
+#   2. builds or reuses the stock kernel (kernel/build-kernel.sh stock);
 #   3. makes an initramfs holding capture and the *.ops files, whose test
 #      command waits 2 s for the boot to settle and runs
 #      "capture /golden/$golden.ops" (golden=NAME comes from the kernel
@@ -31,7 +31,7 @@ echo "regenerate: gcc -static capture.c"
 gcc -static -O2 -Wall -Wextra -Werror -o "$out/capture" "$golden/capture.c"
 
 t0=$(date +%s.%N)
-qemu/build-kernel.sh stock
+kernel/build-kernel.sh stock
 echo "regenerate: kernel ready after $(awk -v s="$t0" -v e="$(date +%s.%N)" 'BEGIN { printf "%.1f", e - s }') s"
 
 files=()

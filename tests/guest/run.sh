@@ -8,7 +8,7 @@
 #             suite sees as $klogmode (reliability: short or full)
 #   -L        the kernel has kmemleak (the debug kernel): builds the
 #             planted-leak module tests/guest/kleak against the kernel's
-#             objdir (KERNEL.objdir, from qemu/build-kernel.sh) into the
+#             objdir (KERNEL.objdir, from kernel/build-kernel.sh) into the
 #             image and passes klogkmemleak=1; the suites then fail unless
 #             kmemleak is there, enabled, and reports the planted leak
 #
@@ -21,7 +21,7 @@
 # util-linux unshare as /bin/unshare, bwrap and crun; tools/deps.sh
 # installs them),
 # boots the kernel (default build/kernel/bzImage, the patched one from
-# qemu/build-kernel.sh) with qemu/run.sh, and prints the TAP results.
+# kernel/build-kernel.sh) with qemu/run.sh, and prints the TAP results.
 # The command line has no printk.devkmsg= (that would lock the mode): the
 # tests set kernel.printk_devkmsg themselves.
 # Exit status: 0 when every check passed, else non-zero (qemu/run.sh's

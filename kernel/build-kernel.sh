@@ -1,19 +1,19 @@
 #!/bin/bash
-# qemu/build-kernel.sh [stock|patched] [debug|rt] [config-only] - build
+# kernel/build-kernel.sh [stock|patched] [debug|rt] [config-only] - build
 # (or reuse) the guest kernel's bzImage.
 #
 #   stock    Debian's linux-source-6.12 as shipped, for the golden
 #            transcripts; leaves build/kernel/bzImage-stock.
 #   patched  (default) the same tree with kernel-glue/ applied; leaves
 #            build/kernel/bzImage.
-#   debug    also merge qemu/config/debug.config (lockdep, KASAN,
+#   debug    also merge kernel/config/debug.config (lockdep, KASAN,
 #            kmemleak); the image name gets a "-debug" suffix.
-#   rt       instead merge qemu/config/rt.config (PREEMPT_RT, lockdep with
+#   rt       instead merge kernel/config/rt.config (PREEMPT_RT, lockdep with
 #            the raw_spinlock nesting checks); suffix "-rt".
 #   config-only  prepare the tree and the checked .config, then stop
 #            (no compilation; for trying out patches and fragments).
 #
-# Configuration: tinyconfig + qemu/config/base.config (+ debug/rt.config)
+# Configuration: tinyconfig + kernel/config/base.config (+ debug/rt.config)
 # (+ for patched: every kernel-glue/*.config), then olddefconfig; every
 # option of the fragments is then checked in .config (build fails if one
 # did not stick).
@@ -28,11 +28,13 @@
 # kernel with modules, build log, timing; build/kernel/<image>.objdir
 # names it), key =
 # sha256 of the kernel version, the variant, the config fragments and, for
-# patched, kernel-glue/series, the patches, apply.sh and the
-# libklog sources.  A finished build is reused as is.  One kernel build at
-# a time (flock on $KCACHE/build.lock), make -j$JOBS (default 2).
+# patched, kernel-glue/apply.sh --hash (the series, its patches and
+# apply.sh) and libklog/Kbuild and the libklog sources.  A finished build
+# is reused as is.  One kernel build at a time (flock on
+# $KCACHE/build.lock), make -j$JOBS (default 2).  kernel/README.md has
+# more.
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../qemu/lib.sh"
 
 variant=patched debug=0 rt=0 config_only=0
 for a in "$@"; do
@@ -51,41 +53,35 @@ mkdir -p "$KCACHE"
 glue=$REPO/kernel-glue
 
 # --- inputs ----------------------------------------------------------------
-frags=("$REPO/qemu/config/base.config")
+frags=("$REPO/kernel/config/base.config")
 [ "$debug" -eq 1 ] && [ "$rt" -eq 1 ] && die "debug and rt are separate builds"
-[ "$debug" -eq 1 ] && frags+=("$REPO/qemu/config/debug.config")
-[ "$rt" -eq 1 ] && frags+=("$REPO/qemu/config/rt.config")
-patches=()
+[ "$debug" -eq 1 ] && frags+=("$REPO/kernel/config/debug.config")
+[ "$rt" -eq 1 ] && frags+=("$REPO/kernel/config/rt.config")
+# The patched tree's inputs: kernel-glue/apply.sh, the only way patches get
+# into a tree, hashes what it applies (the series, its patches and
+# itself); every *.config of kernel-glue/ is merged.
+glue_hash=
 if [ "$variant" = patched ]; then
-	[ -f "$glue/series" ] ||
-		die "kernel-glue/series is missing: nothing to patch (use 'stock' for the unpatched kernel)"
-	if [ -f "$glue/series" ]; then
-		# quilt style: one patch file name per line, '#' comments, blank
-		# lines ignored; quilt's optional " -pN" suffix is not supported.
-		while read -r p _; do
-			[ -z "$p" ] || [[ $p == \#* ]] && continue
-			[ -f "$glue/$p" ] || die "kernel-glue/series names $p, which does not exist"
-			patches+=("$glue/$p")
-		done <"$glue/series"
-	fi
+	glue_hash=$("$glue/apply.sh" --hash) ||
+		die "kernel-glue/apply.sh --hash failed (kernel-glue/series or a patch it names missing?)"
 	for f in "$glue"/*.config; do
 		[ -f "$f" ] && frags+=("$f")
 	done
 fi
 
 # key_inputs - "<sha256>  <name>" for every input, in a fixed order.
+# libklog/ is there too, though apply.sh's hash covers the import patch:
+# a core changed without kernel-glue/import.sh must not reuse the old
+# kernel, but reach apply.sh, which refuses the stale import.
 key_inputs() {
 	local kver
 	kver=$(sed -n 's/^\(VERSION\|PATCHLEVEL\|SUBLEVEL\) = //p' "$KSRC/Makefile" | paste -sd.)
 	echo "linux $kver variant $variant debug $debug"
 	(cd "$REPO" && sha256sum "${frags[@]#"$REPO"/}")
 	if [ "$variant" = patched ]; then
-		(cd "$REPO" && {
-			[ ! -f kernel-glue/series ] || sha256sum kernel-glue/series
-			[ ${#patches[@]} -eq 0 ] || sha256sum "${patches[@]#"$REPO"/}"
-			sha256sum kernel-glue/apply.sh
-			find libklog/include libklog/src -type f | LC_ALL=C sort | xargs sha256sum
-		})
+		echo "kernel-glue/apply.sh --hash $glue_hash"
+		(cd "$REPO" && find libklog/Kbuild libklog/include libklog/src -type f |
+			LC_ALL=C sort | xargs sha256sum)
 	fi
 }
 key=$(key_inputs | sha256sum | cut -c1-16)
