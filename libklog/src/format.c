@@ -17,7 +17,15 @@
  *   or above 0x7f and the backslash escaped as \xNN, then one
  *   " KEY=value\n" line per dictionary pair with a non-empty value.
  *
- * All functions are pure: no locks, no allocation.
+ * All functions are pure: no locks, no allocation.  The three that format
+ * (klog_fmt_prefix(), klog_fmt_syslog() and klog_fmt_kmsg(), the only
+ * callers of vsnprintf() here) run with no klog lock held (L7, "DOC:
+ * printk store path"): a reader copies its record out of the ring under
+ * the lock (klog_ring_copy()), drops the lock and formats the copy.  Each
+ * starts with kl_assert_unlocked(), which user space checks.
+ * klog_fmt_prefix_len() and klog_fmt_syslog_size() count digits and lines
+ * instead of formatting, so that syslog(2)'s size walks may run under the
+ * lock.
  */
 #include "internal.h"
 #include "klog/format.h"
@@ -51,7 +59,7 @@ static size_t fmt_caller(u32 id, char *buf, size_t size, const char *fmt)
  * @opts: KLOG_FMT_* options.
  * @buf:  at least 48 bytes (upstream's PRINTK_PREFIX_MAX).
  *
- * Context: any.
+ * Context: any; no klog lock held.
  * Return: the prefix length.
  */
 size_t klog_fmt_prefix(const struct klog_record *r, unsigned int opts,
@@ -59,6 +67,7 @@ size_t klog_fmt_prefix(const struct klog_record *r, unsigned int opts,
 {
 	size_t len = 0;
 
+	kl_assert_unlocked();
 	if (opts & KLOG_FMT_PRIO)
 		len = fmt_scn(buf, 48, "<%u>",
 			      (unsigned int)(r->facility << 3) | r->level);
@@ -83,12 +92,14 @@ size_t klog_fmt_prefix(const struct klog_record *r, unsigned int opts,
 
 /**
  * klog_fmt_syslog() - a record in the syslog(2) text format.
- * @r:    the record.
+ * @r:    the record.  Its text may already be at @buf (a record that
+ *        klog_ring_copy() copied there): it is then formatted in place,
+ *        as upstream formats in the buffer it read the record into.
  * @opts: KLOG_FMT_* options.
  * @buf:  output; always NUL-terminated when @size > 0.
  * @size: its size (upstream uses KLOG_MESSAGE_MAX).
  *
- * Context: any.
+ * Context: any; no klog lock held.
  * Return: the length written, without the terminator.
  */
 size_t klog_fmt_syslog(const struct klog_record *r, unsigned int opts,
@@ -100,12 +111,14 @@ size_t klog_fmt_syslog(const struct klog_record *r, unsigned int opts,
 	char *text = buf;
 	char *next;
 
+	kl_assert_unlocked();
 	if (!size)
 		return 0;
 	/* Upstream reads the text into the output buffer first. */
 	if (text_len > size)
 		text_len = size;
-	kl_memcpy(buf, r->text, text_len);
+	if (r->text != buf)
+		kl_memcpy(buf, r->text, text_len);
 	prefix_len = klog_fmt_prefix(r, opts, prefix);
 
 	for (;;) {
@@ -137,23 +150,78 @@ size_t klog_fmt_syslog(const struct klog_record *r, unsigned int opts,
 	return len;
 }
 
+/* Decimal digits of @v, as "%llu" prints it. */
+static size_t digits(u64 v)
+{
+	size_t n = 1;
+	u32 rem;
+
+	while (v >= 10) {
+		v = kl_div_u64_rem(v, 10, &rem);
+		n++;
+	}
+	return n;
+}
+
+/* Width of "%<width>..." for a field of @n characters. */
+static inline size_t padded(size_t n, size_t width)
+{
+	return n < width ? width : n;
+}
+
+/**
+ * klog_fmt_prefix_len() - the length of klog_fmt_prefix()'s prefix,
+ * counted without formatting.
+ * @r:    the record.
+ * @opts: KLOG_FMT_* options.
+ *
+ * Counts the digits of each field of "<prio>", "[%5lu.%06lu]" and
+ * "[%6s]" (none is ever cut: together they are at most 40 bytes), so
+ * that a size walk may run under a namespace's lock (L7).
+ *
+ * Context: any.
+ * Return: the prefix length, exactly klog_fmt_prefix()'s.
+ */
+size_t klog_fmt_prefix_len(const struct klog_record *r, unsigned int opts)
+{
+	size_t len = 0;
+	u32 rem;
+
+	if (opts & KLOG_FMT_PRIO)
+		len = 2 + digits((unsigned int)(r->facility << 3) | r->level);
+	if (opts & KLOG_FMT_TIME) {
+		u64 sec = kl_div_u64_rem(r->ts_nsec, 1000000000, &rem);
+
+		/* "[", seconds, ".", six digits of microseconds, "]". */
+		len += 1 + padded(digits((unsigned long)sec), 5) + 1 + 6 + 1;
+	}
+	if (opts & KLOG_FMT_CALLER)
+		len += 1 + padded(1 + digits(r->caller_id & ~0x80000000u), 6) +
+		       1;
+	if (opts & (KLOG_FMT_CALLER | KLOG_FMT_TIME))
+		len++;
+	return len;
+}
+
 /**
  * klog_fmt_syslog_size() - the length klog_fmt_syslog() would produce
  * with an unbounded buffer.
  * @r:    the record.
  * @opts: KLOG_FMT_* options.
  *
+ * Counts, never formats (klog_fmt_prefix_len()): syslog(2)'s size walks
+ * call it under a namespace's lock.
+ *
  * Context: any.
  * Return: prefix length times lines, plus text, plus the final newline.
  */
 size_t klog_fmt_syslog_size(const struct klog_record *r, unsigned int opts)
 {
-	char prefix[48];
 	size_t lines = 1, i;
 
 	for (i = 0; i < r->text_len; i++)
 		lines += r->text[i] == '\n';
-	return klog_fmt_prefix(r, opts, prefix) * lines + r->text_len + 1;
+	return klog_fmt_prefix_len(r, opts) * lines + r->text_len + 1;
 }
 
 static size_t put_char(char *buf, size_t size, size_t at, char c)
@@ -182,12 +250,12 @@ static size_t ext_text(char *buf, size_t size, size_t at, const char *text,
 
 /**
  * klog_fmt_kmsg() - a record in the /dev/kmsg format.
- * @r:    the record.
+ * @r:    the record (not in @buf).
  * @opts: KLOG_FMT_CALLER adds ",caller=T123".
  * @buf:  output (not NUL-terminated).
  * @size: its size (upstream uses KLOG_MESSAGE_MAX).
  *
- * Context: any.
+ * Context: any; no klog lock held.
  * Return: the length written.
  */
 size_t klog_fmt_kmsg(const struct klog_record *r, unsigned int opts,
@@ -198,6 +266,7 @@ size_t klog_fmt_kmsg(const struct klog_record *r, unsigned int opts,
 	const char *d = r->dict, *end = d ? d + r->dict_len : d;
 	size_t at;
 
+	kl_assert_unlocked();
 	if (opts & KLOG_FMT_CALLER)
 		fmt_caller(r->caller_id, caller, sizeof(caller),
 			   ",caller=%c%u");

@@ -16,16 +16,24 @@
  * /proc/kmsg is the namespace's destructive syslog reader: its functions
  * wrap klog_syslog() with source KLOG_FROM_PROC as fs/proc/kmsg.c does.
  *
+ * klog_kmsg_read() formats nothing under the namespace lock (L7): in one
+ * locked section it copies the record at the file's cursor into f->raw
+ * (klog_ring_copy(), KLOG_COPY_MAX bytes: any record whole, dictionary
+ * included) and moves the cursor past it, then formats the copy into
+ * f->outbuf with the lock dropped.  The read takes effect when it copies,
+ * as the old single section did: a seek or a write that comes while it
+ * formats comes after it.
+ *
  * Locking: takes ns->lock alone (L1), which guards each file's cursor
  * (L2); klog_kmsg_read() may sleep unless nonblock, in its wait, with no
  * lock held (L6).  Concurrent klog_kmsg_read() calls on one struct
- * klog_kmsg must be serialised by the caller (they format into f->outbuf;
- * the kernel glue holds a per-file mutex, as upstream's
- * devkmsg_user.lock).
+ * klog_kmsg must be serialised by the caller (they copy into f->raw and
+ * format into f->outbuf; the kernel glue holds a per-file mutex, as
+ * upstream's devkmsg_user.lock).
  * klog_kmsg_seek(), klog_kmsg_poll() and klog_kmsg_write() may run
  * concurrently with a read and with each other: they touch the cursor
- * only under ns->lock and never touch f->outbuf, so a reader sleeping in
- * read() does not block them, as upstream.
+ * only under ns->lock and never touch f->raw or f->outbuf, so a reader
+ * sleeping in read() does not block them, as upstream.
  */
 #include "internal.h"
 #include "klog/kmsg.h"
@@ -91,7 +99,9 @@ static bool kmsg_ready(void *arg)
  *
  * As 6.12: after a loss the call returns -EPIPE and the cursor moves to
  * the oldest record; a record longer than @count is consumed and the
- * call returns -EINVAL.
+ * call returns -EINVAL.  The record is copied into f->raw, and the
+ * cursor moved, under the namespace's lock; it is formatted after the
+ * lock is dropped.
  *
  * Context: process context; may sleep unless @nonblock.
  * Return: the record's length (in f->outbuf), -EAGAIN, -EPIPE, -EINVAL
@@ -102,6 +112,7 @@ ssize_t klog_kmsg_read(struct klog_kmsg *f, size_t count, bool nonblock)
 	struct klog_ns *ns = f->ns;
 	struct klog_record rec;
 	kl_irqflags_t flags;
+	unsigned int opts;
 	ssize_t ret;
 	size_t n;
 
@@ -119,14 +130,16 @@ ssize_t klog_kmsg_read(struct klog_kmsg *f, size_t count, bool nonblock)
 		kl_unlock_irqrestore(&ns->lock, flags);
 		return -EPIPE;
 	}
-	if (!klog_ring_peek(&ns->ring, &f->cur, &rec)) {
+	/* L7: copy the record under the lock, format it without. */
+	if (!klog_ring_copy(&ns->ring, &f->cur, &rec, f->raw,
+			    sizeof(f->raw))) {
 		kl_unlock_irqrestore(&ns->lock, flags);
 		return -EAGAIN;
 	}
-	n = klog_fmt_kmsg(&rec, ns->cfg->printk_caller ? KLOG_FMT_CALLER : 0,
-			  f->outbuf, sizeof(f->outbuf));
+	opts = ns->cfg->printk_caller ? KLOG_FMT_CALLER : 0;
 	klog_ring_advance(&ns->ring, &f->cur);
 	kl_unlock_irqrestore(&ns->lock, flags);
+	n = klog_fmt_kmsg(&rec, opts, f->outbuf, sizeof(f->outbuf));
 	return n > count ? -EINVAL : (ssize_t)n;
 }
 

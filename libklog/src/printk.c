@@ -61,11 +61,12 @@
  * emergency-level lines on the host's consoles.
  *
  * Locking.  These invariants hold in every core file, and the lines that
- * keep them are tagged with their names.  User space checks L1, L2 and L6
- * as it runs: a second klog lock aborts (klog_plat_lock()), the tests
- * check R1-R8 at the end of every locked section, and kl_might_sleep()
- * aborts under a lock or in a deferred call; tools/check-context.py
- * checks L6 in the source.
+ * keep them are tagged with their names.  User space checks L1, L2, L6
+ * and L7's readers as it runs: a second klog lock aborts
+ * (klog_plat_lock()), the tests check R1-R8 at the end of every locked
+ * section, kl_might_sleep() aborts under a lock or in a deferred call,
+ * and kl_assert_unlocked(), first in every formatter, aborts under a
+ * lock; tools/check-context.py checks L6 in the source.
  *
  * - L1 one lock: no code holds two klog locks at once.  A copy leaves the
  *   child's lock behind: the forwarder copies the record into its
@@ -97,9 +98,15 @@
  *   kl_might_sleep().
  * - L7 short sections: a message's text is formatted, and a copy is
  *   made, with no lock held; a locked section stores one message (with
- *   the pending line it commits) or reads, and formats for its reader,
- *   one record, and a walk over a ring at most KLOG_WALK_CHUNK records;
- *   readers are woken and forwarders queued after the lock is dropped (in
+ *   the pending line it commits), copies one record out for a reader
+ *   (klog_ring_copy(): at most KLOG_COPY_MAX bytes), or commits a
+ *   reader's cursor, and a walk over a ring counts (never formats) at
+ *   most KLOG_WALK_CHUNK records.  Readers format their copy with the
+ *   lock dropped: no formatter of format.c runs under a klog lock.  The
+ *   only text formatted under one is the store path's own, short and of
+ *   a fixed form: a copy's label, dictionary and suppression note (under
+ *   the parent's lock) and a child's first record (cfg->announce).
+ *   Readers are woken and forwarders queued after the lock is dropped (in
  *   user space a deferred call runs at once, in the same thread).
  * - L8 one forwarder: @up_busy, set and cleared under ns->lock, lets one
  *   forwarder at a time move @up_cur, in ring order, so a child's records

@@ -53,6 +53,9 @@
  *   that takes a valid cursor leaves it valid.
  *
  * Locking: a ring has no lock; every function runs under its owner's lock.
+ * A record that klog_ring_peek() returns points into the ring and is valid
+ * only while that lock is held; a reader that formats it copies it out
+ * first (klog_ring_copy()) and formats the copy with the lock dropped.
  */
 #include "internal.h"
 #include "klog/ring.h"
@@ -344,6 +347,45 @@ bool klog_ring_peek(const struct klog_ring *ring, const struct klog_cursor *c,
 	rec->text_len = h->text_len;
 	rec->dict = rec->text + h->text_len;
 	rec->dict_len = h->dict_len;
+	return true;
+}
+
+/**
+ * klog_ring_copy() - copy the record under a valid cursor out of the ring.
+ * @ring: the ring.
+ * @c:    the cursor, at or after first_seq (see klog_ring_cursor_fix()).
+ * @rec:  filled in as by klog_ring_peek(), but its text and dict point into
+ *        @buf, so they stay valid once the lock is dropped.
+ * @buf:  receives the text, then the dictionary.
+ * @size: @buf's size.  Text beyond it is left out, and the dictionary is
+ *        cut at the end of the last pair that fits in the rest (as
+ *        klog_ring_store() cuts it); @rec's text_len and dict_len say what
+ *        was copied, its flags are the record's.  KLOG_COPY_MAX bytes hold
+ *        any record whole.
+ *
+ * A reader copies under the lock, drops it, then formats the copy: the
+ * lock is held for at most @size bytes of copying, never for formatting
+ * (L7, "DOC: printk store path").
+ *
+ * Context: owner's lock held.
+ * Return: false, with nothing copied, if the cursor is at the end (or
+ * invalid).
+ */
+bool klog_ring_copy(const struct klog_ring *ring, const struct klog_cursor *c,
+		    struct klog_record *rec, char *buf, u32 size)
+{
+	u32 text_len, dict_len;
+
+	if (!klog_ring_peek(ring, c, rec))
+		return false;
+	text_len = rec->text_len < size ? rec->text_len : size;
+	dict_len = dict_fit(rec->dict, rec->dict_len, size - text_len);
+	kl_memcpy(buf, rec->text, text_len);
+	kl_memcpy(buf + text_len, rec->dict, dict_len);
+	rec->text = buf;
+	rec->text_len = text_len;
+	rec->dict = buf + text_len;
+	rec->dict_len = dict_len;
 	return true;
 }
 

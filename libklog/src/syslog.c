@@ -19,13 +19,29 @@
  * klog_ns_init(), then klog_ns_set_tag() and klog_ns_resize() for the
  * sysctls kernel.syslog_ns_tag and kernel.syslog_ns_size.
  *
- * Records are formatted into ctx->scratch under the namespace lock and
- * copied out with the lock dropped, as upstream drops syslog_lock around
- * copy_to_user().
+ * Nothing is formatted under the namespace lock (L7).  A reader copies
+ * one record at a time into ctx->scratch under the lock (klog_ring_copy(),
+ * the text: at most KLOG_RECORD_MAX bytes), drops the lock, formats the
+ * copy in place, as upstream formats in the buffer it read the record
+ * into, and copies the result out.  READ then takes the lock again to
+ * commit: if the syslog cursor or the partial position moved meanwhile
+ * (another READ or /proc/kmsg reader, or a repair after a loss), it
+ * commits nothing and starts over from where the cursor is now, so no
+ * two readers return the same bytes; otherwise it moves the cursor past
+ * the record, or records how much of it was read, exactly as it would
+ * have with the lock held throughout.  Only READ's commit moves the
+ * syslog cursor (the wait condition and SIZE_UNREAD only repair an
+ * overtaken one); it moves before the copy out, as upstream moves
+ * syslog_seq before copy_to_user(), so a fault loses the record as in
+ * 6.12.  READ_ALL and READ_CLEAR walk a cursor of their own and never
+ * move the syslog cursor; READ_CLEAR moves the clear point at the end.
+ * The sizes READ_ALL and SIZE_UNREAD need are counted under the lock
+ * (klog_fmt_syslog_size() counts digits and lines), never formatted.
  *
- * Locking: takes ns->lock alone (L1), for one record or one chunk of a
- * walk (L7); sleeps only in READ's wait, and copies out with the lock
- * dropped (L6).  The console actions take the root's lock alone.
+ * Locking: takes ns->lock alone (L1), to copy one record, to commit it,
+ * or for one chunk of a walk (L7); formats only with it dropped; sleeps
+ * only in READ's wait, and copies out with the lock dropped (L6).  The
+ * console actions take the root's lock alone.
  */
 #include "internal.h"
 #include "klog/syslog.h"
@@ -112,11 +128,12 @@ static bool syslog_ready(void *arg)
 static int syslog_read(struct klog_syslog_ctx *ctx, void *buf, int size)
 {
 	struct klog_ns *ns = ctx->ns;
+	struct klog_cursor at, next;
 	struct klog_record rec;
 	kl_irqflags_t flags;
 	int len = 0, err;
 	size_t n, skip;
-	u64 lost;
+	bool time;
 
 	if (!syslog_ready(ns)) {
 		if (ctx->nonblock)
@@ -127,22 +144,39 @@ static int syslog_read(struct klog_syslog_ctx *ctx, void *buf, int size)
 	}
 
 	do {
+		/* L7: copy the record under the lock, format it without. */
 		kl_lock_irqsave(&ns->lock, flags);
-		lost = klog_ring_cursor_fix(&ns->ring, &ns->syslog_cur);
-		if (lost)
+		if (klog_ring_cursor_fix(&ns->ring, &ns->syslog_cur))
 			ns->syslog_partial = 0;
-		if (!klog_ring_peek(&ns->ring, &ns->syslog_cur, &rec)) {
+		at = ns->syslog_cur;
+		skip = ns->syslog_partial;
+		/* A cut record keeps the time setting it was begun with. */
+		time = skip ? ns->syslog_time :
+			kl_read_once(ns->cfg->printk_time);
+		if (!klog_ring_copy(&ns->ring, &at, &rec, ctx->scratch,
+				    KLOG_RECORD_MAX)) {
 			kl_unlock_irqrestore(&ns->lock, flags);
 			break;
 		}
-		if (!ns->syslog_partial)
-			ns->syslog_time = kl_read_once(ns->cfg->printk_time);
-		skip = ns->syslog_partial;
-		n = klog_fmt_syslog(&rec, fmt_opts(ns, ns->syslog_time),
-				    ctx->scratch, KLOG_MESSAGE_MAX);
-		if (n - ns->syslog_partial <= (size_t)size) {
-			klog_ring_advance(&ns->ring, &ns->syslog_cur);
-			n -= ns->syslog_partial;
+		next = at;
+		klog_ring_advance(&ns->ring, &next);
+		kl_unlock_irqrestore(&ns->lock, flags);
+
+		n = klog_fmt_syslog(&rec, fmt_opts(ns, time), ctx->scratch,
+				    KLOG_MESSAGE_MAX);
+
+		kl_lock_irqsave(&ns->lock, flags);
+		if (ns->syslog_cur.seq != at.seq ||
+		    ns->syslog_partial != skip) {
+			/* Another reader moved the cursor: start over. */
+			kl_unlock_irqrestore(&ns->lock, flags);
+			continue;
+		}
+		if (!skip)
+			ns->syslog_time = time;
+		if (n - skip <= (size_t)size) {
+			ns->syslog_cur = next;
+			n -= skip;
 			ns->syslog_partial = 0;
 		} else if (!len) {
 			n = size;
@@ -189,8 +223,8 @@ static void walk_pause(struct klog_ns *ns, struct klog_cursor *c, u32 *n,
 
 /*
  * Formatted size, with @opts, of the records from *@c up to @end (a
- * sequence number); *@c ends there.  Called and returns with ns->lock
- * held, which it drops between chunks.
+ * sequence number), counted, not formatted (L7); *@c ends there.  Called
+ * and returns with ns->lock held, which it drops between chunks.
  */
 static size_t walk_size_locked(struct klog_ns *ns, struct klog_cursor *c,
 			       u64 end, unsigned int opts,
@@ -252,17 +286,20 @@ static int syslog_read_all(struct klog_syslog_ctx *ctx, void *buf, int size,
 		klog_ns_copy_up(ns);
 
 	for (;;) {
+		/* L7: copy the record under the lock, format it without. */
 		kl_lock_irqsave(&ns->lock, flags);
 		klog_ring_cursor_fix(&ns->ring, &c);
 		before = c;
-		if (!klog_ring_peek(&ns->ring, &c, &rec)) {
+		if (!klog_ring_copy(&ns->ring, &c, &rec, ctx->scratch,
+				    KLOG_RECORD_MAX)) {
 			kl_unlock_irqrestore(&ns->lock, flags);
 			break;
 		}
-		n = klog_fmt_syslog(&rec, fmt_opts(ns, time), ctx->scratch,
-				    KLOG_MESSAGE_MAX);
 		klog_ring_advance(&ns->ring, &c);
 		kl_unlock_irqrestore(&ns->lock, flags);
+
+		n = klog_fmt_syslog(&rec, fmt_opts(ns, time), ctx->scratch,
+				    KLOG_MESSAGE_MAX);
 
 		if (len + n > (size_t)size) {
 			c = before;

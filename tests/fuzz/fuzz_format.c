@@ -15,7 +15,9 @@
  * and the text equals the unbounded output; a smaller kmsg buffer gets
  * the unbounded output up to the cut; a smaller syslog buffer gets only
  * whole lines of it, each ended by a newline, except possibly a last
- * cut one.
+ * cut one; klog_fmt_prefix_len() is the prefix's length, and syslog text
+ * formatted in place (the text already at the buffer, as a reader's copy
+ * is) is the same as from a record elsewhere.
  */
 #include "fuzz.h"
 
@@ -81,7 +83,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	unsigned int opts;
 	size_t tl, dl, full, sz, n, small, hdr, i;
 	const uint8_t *t, *d;
-	char *text, *dict, *ref, *b;
+	char *text, *dict, *ref, *ref2, *b;
 	char prefix[64];
 	u32 want_text;
 
@@ -110,6 +112,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	n = klog_fmt_prefix(&r, opts, prefix);
 	FCHECK(n < 48 && prefix[n] == '\0');
 	FCHECK((unsigned char)prefix[48] == 0xa5);
+	FCHECK(klog_fmt_prefix_len(&r, opts) == n);
 
 	/* syslog(2) text. */
 	full = klog_fmt_syslog_size(&r, opts);
@@ -130,6 +133,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	free(b);
 	n = syslog_at(&r, opts, full, NULL);
 	FCHECK(n < full || full == 0);
+	/* In place, at the size readers use and at the small one. */
+	for (i = 0; i < 2; i++) {
+		struct klog_record copy = r;
+
+		sz = i ? small % (full + 1) : KLOG_MESSAGE_MAX;
+		b = out_alloc(BIG);
+		memcpy(b, text, tl);
+		copy.text = b;
+		n = klog_fmt_syslog(&copy, opts, b, sz);
+		FCHECK(n == syslog_at(&r, opts, sz, &ref2));
+		FCHECK(!sz || !memcmp(b, ref2, n + 1));
+		free(ref2);
+		free(b);
+	}
 	free(ref);
 
 	/* /dev/kmsg records. */

@@ -128,6 +128,47 @@ static inline struct klog_ns *mk_user_child(struct klog_ns *parent,
 	return mk_owned_child(parent, &child_userns, tag, size);
 }
 
+/* ---- formatting with no lock held ------------------------------------- */
+
+/*
+ * The readers' formatters run with no klog lock held, between a reader's
+ * copy of a record and the commit of its cursor.  watch_start() installs
+ * a klog_testing_set_unlocked_hook() that counts the formatter calls in
+ * watch_calls, dies at once of one made under a klog lock (as the
+ * built-in check does), and runs @act, if any, at the first call: there
+ * a test acts while a reader formats (reads, writes or seeks itself).
+ */
+static unsigned int watch_calls;
+static void (*watch_act)(void);
+
+static inline void watch_hook(const char *func, unsigned int held)
+{
+	void (*act)(void) = watch_act;
+
+	if (held) {
+		fprintf(stderr, "%s formats under a klog lock\n", func);
+		abort();
+	}
+	watch_calls++;
+	if (act) {
+		watch_act = NULL;
+		act();
+	}
+}
+
+static inline void watch_start(void (*act)(void))
+{
+	watch_calls = 0;
+	watch_act = act;
+	klog_testing_set_unlocked_hook(watch_hook);
+}
+
+static inline void watch_stop(void)
+{
+	klog_testing_set_unlocked_hook(NULL);
+	watch_act = NULL;
+}
+
 /* ---- the fixture ------------------------------------------------------ */
 
 /*

@@ -97,6 +97,7 @@ static inline int common_setup(void **state)
 	klog_testing_fail_alloc(0);
 	atomic_store(&broken_invariant, 0);
 	klog_testing_set_unlock_check(check_at_unlock);
+	klog_testing_set_unlocked_hook(NULL);
 	return 0;
 }
 
@@ -113,6 +114,7 @@ static inline int common_teardown(void **state)
 	klog_testing_set_clock(NULL);
 	klog_testing_fail_alloc(0);
 	klog_testing_set_unlock_check(NULL);
+	klog_testing_set_unlocked_hook(NULL);
 	assert_int_equal(take_broken_invariant(), 0);
 	assert_int_equal(held, 0);
 	return 0;

@@ -181,6 +181,69 @@ static void syslog_prefix_function(void **state)
 	assert_string_equal(buf, "");
 }
 
+/* klog_fmt_prefix_len() of @r is klog_fmt_prefix()'s length, every option. */
+static void check_prefix_len(const struct klog_record *r)
+{
+	unsigned int opts;
+	char buf[48];
+	size_t n;
+
+	for (opts = 0; opts < 8; opts++) {
+		n = klog_fmt_prefix(r, opts, buf);
+		assert_int_equal(n, strlen(buf));
+		assert_int_equal(klog_fmt_prefix_len(r, opts), n);
+	}
+}
+
+/*
+ * klog_fmt_prefix_len() counts what klog_fmt_prefix() writes, for every
+ * option and at every digit boundary of each field: the priority (up to
+ * facility 255), the seconds (the five-digit padding, up to the 64-bit
+ * clock's 11 digits) and the caller id (the six-character padding, up to
+ * 10 digits, tasks and CPUs).
+ */
+static void syslog_prefix_len_counts_the_prefix(void **state)
+{
+	static const u64 secs[] = {
+		0, 9, 10, 9999, 10000, 99999, 100000, 999999, 1000000,
+		4294967295ull, 4294967296ull, 18446744073ull,
+	};
+	static const u32 callers[] = {
+		0, 9, 10, 99, 9999, 99999, 100000, 999999, 1000000,
+		2147483647u, 0x80000000u, 0x80000000u | 12345, 0xffffffffu,
+	};
+	static const u8 prios[][2] = {
+		{ 0, 0 }, { 0, 7 }, { 1, 1 }, { 12, 3 }, { 13, 0 },
+		{ 124, 7 }, { 125, 0 }, { 255, 7 },
+	};
+	struct klog_record r = rec(0, 0, 0, "x");
+	char buf[48];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(secs) / sizeof(secs[0]); i++) {
+		r.ts_nsec = secs[i] * NSEC + 5000;
+		check_prefix_len(&r);
+	}
+	for (i = 0; i < sizeof(callers) / sizeof(callers[0]); i++) {
+		r.caller_id = callers[i];
+		check_prefix_len(&r);
+	}
+	for (i = 0; i < sizeof(prios) / sizeof(prios[0]); i++) {
+		r.facility = prios[i][0];
+		r.level = prios[i][1];
+		check_prefix_len(&r);
+	}
+	/* The longest prefix: every field at its widest. */
+	r.ts_nsec = ~0ull;
+	r.caller_id = 2147483647u;
+	r.facility = 255;
+	r.level = 7;
+	check_prefix_len(&r);
+	klog_fmt_prefix(&r, ALL | KLOG_FMT_CALLER, buf);
+	assert_string_equal(buf, "<2047>[18446744073.709551][T2147483647] ");
+}
+
 /* ---- syslog text: lines -------------------------------------------------- */
 
 static void syslog_multiline_prefix_each_line(void **state)
@@ -364,6 +427,35 @@ static void syslog_size_zero_writes_nothing(void **state)
 	assert_int_equal(buf[0], 'q');
 	assert_int_equal(klog_fmt_syslog(&r, KLOG_FMT_PRIO, buf, 2), 0);
 	assert_int_equal(buf[0], '\0');
+}
+
+/*
+ * A reader formats the copy that klog_ring_copy() put in its buffer in
+ * place, as upstream formats in the buffer it read the record into: the
+ * same bytes as from a record elsewhere, at every buffer size.
+ */
+static void syslog_in_place_is_the_same(void **state)
+{
+	static const char text[] = "first\n\nthird line\nlast";
+	char ref[KLOG_MESSAGE_MAX], buf[KLOG_MESSAGE_MAX];
+	struct klog_record r = rec(3, 2, 12 * NSEC + 345678, text), in;
+	size_t size, n, m;
+
+	(void)state;
+	r.caller_id = 77;
+	for (size = 0; size <= 200; size++) {
+		memset(ref, 0x5a, sizeof(ref));
+		memset(buf, 0x5a, sizeof(buf));
+		n = klog_fmt_syslog(&r, ALL | KLOG_FMT_CALLER, ref, size);
+		memcpy(buf, text, sizeof(text) - 1);
+		in = r;
+		in.text = buf;
+		m = klog_fmt_syslog(&in, ALL | KLOG_FMT_CALLER, buf, size);
+		assert_int_equal(m, n);
+		if (size)
+			assert_memory_equal(buf, ref, n + 1);
+	}
+	assert_int_equal(n, klog_fmt_syslog_size(&r, ALL | KLOG_FMT_CALLER));
 }
 
 /* ---- /dev/kmsg format ---------------------------------------------------- */
@@ -559,6 +651,7 @@ int main(void)
 		cmocka_unit_test(syslog_caller_cpu),
 		cmocka_unit_test(syslog_caller_without_time),
 		cmocka_unit_test(syslog_prefix_function),
+		cmocka_unit_test(syslog_prefix_len_counts_the_prefix),
 		cmocka_unit_test(syslog_multiline_prefix_each_line),
 		cmocka_unit_test(syslog_empty_middle_line),
 		cmocka_unit_test(syslog_trailing_newline_in_text),
@@ -571,6 +664,7 @@ int main(void)
 		cmocka_unit_test(syslog_buffer_needs_room_for_terminator),
 		cmocka_unit_test(syslog_line_too_long_for_buffer),
 		cmocka_unit_test(syslog_size_zero_writes_nothing),
+		cmocka_unit_test(syslog_in_place_is_the_same),
 		cmocka_unit_test(kmsg_header),
 		cmocka_unit_test(kmsg_prio_facility_and_big_seq),
 		cmocka_unit_test(kmsg_cont_flag),

@@ -952,6 +952,101 @@ static void seek_set_end_data(void **state)
 	expect_rec(&f, "6,1,1000000,-;b\n");
 }
 
+/*
+ * ---- formatting outside the lock ------------------------------------------
+ *
+ * A /dev/kmsg read copies the record into f.raw and moves the cursor
+ * under the namespace's lock, then formats the copy with the lock dropped.
+ */
+
+/* Both files format with no lock held. */
+static void reads_format_with_no_lock_held(void **state)
+{
+	struct tcaller p;
+	unsigned int before;
+
+	(void)state;
+	klog_ns_printk(root, "\0016a\n");
+	klog_ns_printk(root, "\0016b\n");
+	open_rw(&f, &me);
+	watch_start(NULL);
+	expect_rec(&f, "6,0,1000000,-;a\n");
+	assert_true(watch_calls > 0);
+	before = watch_calls;
+	assert_int_equal(klog_kmsg_read(&f, 4, true), -EINVAL);
+	assert_true(watch_calls > before);
+	caller_init(&p, root);
+	p.ctx.source = KLOG_FROM_PROC;
+	before = watch_calls;
+	assert_int_equal(klog_proc_kmsg_read(&p.ctx, out, 100, true), 40);
+	assert_true(watch_calls > before);
+	caller_fini(&p);
+	watch_stop();
+}
+
+static void flood_child(void)
+{
+	unsigned int i;
+
+	for (i = 1; i < 300; i++)
+		klog_ns_printk(f.ns, "\0016msg %03u\n", i);
+}
+
+/*
+ * A record overwritten while it is formatted is still returned whole, and
+ * the loss is reported by the next read, as if it came after this one.
+ */
+static void read_formats_its_copy_of_an_overwritten_record(void **state)
+{
+	struct klog_ns *child = mk_user_child(root, NULL, 4096);
+	struct tcaller c;
+	char want[64];
+
+	(void)state;
+	caller_init(&c, child);
+	open_rw(&f, &c);
+	klog_ns_printk(child, "\0016msg 000\n");
+	watch_start(flood_child);
+	expect_rec(&f, "6,0,1000000,-;msg 000\n");
+	watch_stop();
+	assert_true(child->ring.first_seq > 1);
+	assert_int_equal(klog_kmsg_read(&f, KLOG_MESSAGE_MAX, true), -EPIPE);
+	snprintf(want, sizeof(want), "6,%llu,1000000,-;msg %03llu\n",
+		 (unsigned long long)child->ring.first_seq,
+		 (unsigned long long)child->ring.first_seq);
+	expect_rec(&f, want);
+	caller_fini(&c);
+	klog_ns_put(child);
+}
+
+static void seek_to_end(void)
+{
+	assert_int_equal(klog_kmsg_seek(&f, 0, KLOG_SEEK_END), 0);
+}
+
+static void seek_to_start(void)
+{
+	assert_int_equal(klog_kmsg_seek(&f, 0, KLOG_SEEK_SET), 0);
+}
+
+/* A seek made while a read formats comes after that read. */
+static void seek_while_a_read_formats(void **state)
+{
+	(void)state;
+	klog_ns_printk(root, "\0016a\n");
+	klog_ns_printk(root, "\0016b\n");
+	open_rw(&f, &me);
+	watch_start(seek_to_end);
+	expect_rec(&f, "6,0,1000000,-;a\n");
+	expect_none(&f);
+	watch_start(seek_to_start);
+	klog_ns_printk(root, "\0016c\n");
+	expect_rec(&f, "6,2,1000000,-;c\n");
+	watch_stop();
+	expect_rec(&f, "6,0,1000000,-;a\n");
+	expect_rec(&f, "6,1,1000000,-;b\n");
+}
+
 static void seek_bad_offset_and_whence(void **state)
 {
 	(void)state;
@@ -1273,6 +1368,9 @@ int main(void)
 		TC(default_policy_copies_nothing),
 		TC(seek_set_end_data),
 		TC(seek_bad_offset_and_whence),
+		TC(reads_format_with_no_lock_held),
+		TC(read_formats_its_copy_of_an_overwritten_record),
+		TC(seek_while_a_read_formats),
 		TC(poll_states),
 		TC(proc_kmsg_open_needs_privilege),
 		TC(proc_kmsg_read_nonblock_empty),

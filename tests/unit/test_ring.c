@@ -49,6 +49,17 @@ static bool ring_peek(const struct klog_ring *r, const struct klog_cursor *c,
 	return klog_ring_peek(r, c, rec);
 }
 
+static bool ring_copy(const struct klog_ring *r, const struct klog_cursor *c,
+		      struct klog_record *rec, char *buf, u32 size)
+{
+	bool ok;
+
+	assert_cursor_ok(r, c);
+	ok = klog_ring_copy(r, c, rec, buf, size);
+	assert_cursor_ok(r, c);
+	return ok;
+}
+
 static u64 ring_cursor_fix(const struct klog_ring *r, struct klog_cursor *c)
 {
 	u64 lost;
@@ -586,6 +597,124 @@ static void ring_dict_capped_at_dict_max(void **state)
 	tring_free(&t);
 }
 
+/* ---- copies ----------------------------------------------------------- */
+
+/* A copy has the record's fields, and its text and dict in the buffer. */
+static void ring_copy_is_the_record_in_the_buffer(void **state)
+{
+	static char buf[KLOG_COPY_MAX + 16];
+	char dict[KLOG_DICT_MAX], text[KLOG_RECORD_MAX];
+	struct klog_entry e = {
+		.ts_nsec = 42, .caller_id = 7, .facility = 3, .level = 5,
+		.flags = KLOG_F_NEWLINE, .text = text,
+		.text_len = KLOG_RECORD_MAX, .dict = dict,
+	};
+	struct klog_record peek, copy;
+	struct klog_cursor c;
+	struct tring t;
+
+	(void)state;
+	pattern(text, sizeof(text), 5);
+	e.dict_len = make_dict(dict, 40, 20);	/* 40 * 25 = 1000 bytes */
+	tring_init(&t, 65536);
+	ring_store(&t.r, &e);
+	ring_cursor_first(&t.r, &c);
+	assert_true(ring_peek(&t.r, &c, &peek));
+	assert_int_equal(peek.dict_len, e.dict_len);
+	memset(buf, 0x5a, sizeof(buf));
+	assert_true(ring_copy(&t.r, &c, &copy, buf, KLOG_COPY_MAX));
+	assert_int_equal(copy.seq, peek.seq);
+	assert_int_equal(copy.ts_nsec, 42);
+	assert_int_equal(copy.caller_id, 7);
+	assert_int_equal(copy.facility, 3);
+	assert_int_equal(copy.level, 5);
+	assert_int_equal(copy.flags, peek.flags);
+	assert_ptr_equal(copy.text, buf);
+	assert_int_equal(copy.text_len, KLOG_RECORD_MAX);
+	assert_memory_equal(copy.text, text, KLOG_RECORD_MAX);
+	assert_ptr_equal(copy.dict, buf + KLOG_RECORD_MAX);
+	assert_int_equal(copy.dict_len, e.dict_len);
+	assert_memory_equal(copy.dict, dict, e.dict_len);
+	/* Nothing is written past the text and the dictionary. */
+	assert_int_equal((unsigned char)buf[KLOG_RECORD_MAX + e.dict_len],
+			 0x5a);
+	/* The cursor does not move. */
+	assert_int_equal(c.seq, peek.seq);
+
+	/* The copy outlives the record: overwrite it with other records. */
+	while (t.r.first_seq == 0)
+		put_text(&t.r, "other", 5);
+	assert_false(ring_copy(&t.r, &c, &peek, buf + KLOG_COPY_MAX, 16));
+	assert_memory_equal(copy.text, text, KLOG_RECORD_MAX);
+	assert_memory_equal(copy.dict, dict, e.dict_len);
+	tring_free(&t);
+}
+
+/* A small buffer gets the text first, then whole pairs of the dict. */
+static void ring_copy_bounded_by_the_buffer(void **state)
+{
+	char buf[64], dict[256];
+	struct klog_entry e = { .text = "0123456789", .text_len = 10 };
+	struct klog_record copy;
+	struct klog_cursor c;
+	struct tring t;
+	u32 len;
+
+	(void)state;
+	len = make_dict(dict, 4, 10);		/* 4 pairs of 15 bytes */
+	assert_int_equal(len, 60);
+	e.dict = dict;
+	e.dict_len = len;
+	tring_init(&t, KLOG_RING_MIN);
+	ring_store(&t.r, &e);
+	ring_cursor_first(&t.r, &c);
+
+	memset(buf, 0x5a, sizeof(buf));
+	assert_true(ring_copy(&t.r, &c, &copy, buf, 40));
+	assert_int_equal(copy.text_len, 10);
+	assert_memory_equal(copy.text, "0123456789", 10);
+	/* 30 bytes left: two pairs, the second without its NUL. */
+	assert_int_equal(copy.dict_len, 29);
+	assert_memory_equal(copy.dict, dict, 29);
+	assert_int_equal((unsigned char)buf[40], 0x5a);
+
+	/* Text only, cut; no dictionary. */
+	assert_true(ring_copy(&t.r, &c, &copy, buf, 4));
+	assert_int_equal(copy.text_len, 4);
+	assert_memory_equal(copy.text, "0123", 4);
+	assert_int_equal(copy.dict_len, 0);
+
+	/* No room at all: the fields, no bytes. */
+	assert_true(ring_copy(&t.r, &c, &copy, buf, 0));
+	assert_int_equal(copy.text_len, 0);
+	assert_int_equal(copy.dict_len, 0);
+	assert_int_equal(copy.seq, 0);
+	tring_free(&t);
+}
+
+/* Nothing to copy at the end of the ring or under an overtaken cursor. */
+static void ring_copy_needs_a_record(void **state)
+{
+	struct klog_record copy;
+	struct klog_cursor c, old;
+	struct tring t;
+	char buf[32];
+
+	(void)state;
+	tring_init(&t, KLOG_RING_MIN);
+	ring_cursor_first(&t.r, &c);
+	assert_false(ring_copy(&t.r, &c, &copy, buf, sizeof(buf)));
+	put_text(&t.r, "a", 1);
+	old = c;
+	assert_true(ring_copy(&t.r, &c, &copy, buf, sizeof(buf)));
+	klog_ring_advance(&t.r, &c);
+	assert_false(ring_copy(&t.r, &c, &copy, buf, sizeof(buf)));
+	while (t.r.first_seq == 0)
+		put_text(&t.r, "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb", 40);
+	assert_false(ring_copy(&t.r, &old, &copy, buf, sizeof(buf)));
+	tring_free(&t);
+}
+
 /* ---- cursors ---------------------------------------------------------- */
 
 static void ring_overtaken_cursor_reports_exact_loss(void **state)
@@ -1102,6 +1231,29 @@ static void check_rec(const struct tring *t, const struct mrec *w,
 		assert_memory_equal(rec->dict, w->dict, w->dict_len);
 }
 
+/* klog_ring_copy() of @w at @c, with a buffer for any record. */
+static void check_copy(const struct tring *t, const struct klog_cursor *c,
+		       const struct mrec *w)
+{
+	static char buf[KLOG_COPY_MAX];
+	struct klog_record rec;
+
+	assert_true(ring_copy(&t->r, c, &rec, buf, sizeof(buf)));
+	assert_int_equal(rec.seq, w->seq);
+	assert_ptr_equal(rec.text, buf);
+	assert_int_equal(rec.ts_nsec, w->ts);
+	assert_int_equal(rec.caller_id, w->caller);
+	assert_int_equal(rec.facility, w->facility);
+	assert_int_equal(rec.level, w->level);
+	assert_int_equal(rec.flags, w->flags);
+	assert_int_equal(rec.text_len, w->text_len);
+	assert_memory_equal(rec.text, w->text, w->text_len);
+	assert_ptr_equal(rec.dict, buf + w->text_len);
+	assert_int_equal(rec.dict_len, w->dict_len);
+	if (w->dict_len)
+		assert_memory_equal(rec.dict, w->dict, w->dict_len);
+}
+
 static void check_all(const struct tring *t, struct model *m)
 {
 	struct klog_record rec;
@@ -1113,6 +1265,7 @@ static void check_all(const struct tring *t, struct model *m)
 	assert_int_equal(klog_ring_count(&t->r), m->count);
 	ring_cursor_first(&t->r, &c);
 	for (i = 0; i < m->count; i++) {
+		check_copy(t, &c, mq(m, i));
 		assert_true(ring_read(&t->r, &c, &rec, NULL));
 		check_rec(t, mq(m, i), &rec);
 	}
@@ -1270,6 +1423,9 @@ int main(void)
 		T(ring_prefix_and_text_truncated_together),
 		T(ring_dict_truncated_at_pair_boundary),
 		T(ring_dict_capped_at_dict_max),
+		T(ring_copy_is_the_record_in_the_buffer),
+		T(ring_copy_bounded_by_the_buffer),
+		T(ring_copy_needs_a_record),
 		T(ring_overtaken_cursor_reports_exact_loss),
 		T(ring_cursor_fix_leaves_valid_cursor),
 		T(ring_lost_everything_then_reads_newest),

@@ -1012,6 +1012,164 @@ static void read_all_after_clear_point_lost(void **state)
 }
 
 /*
+ * ---- formatting outside the lock ------------------------------------------
+ *
+ * Readers copy a record under the namespace's lock, format the copy with
+ * the lock dropped, and READ commits its cursor under the lock again.
+ */
+
+/* Each reading action formats with no lock held; the sizes are counted. */
+static void readers_format_with_no_lock_held(void **state)
+{
+	struct tcaller p;
+	unsigned int before;
+
+	(void)state;
+	log_three(root, 3);
+	watch_start(NULL);
+	expect_out(sys(&me, KLOG_SYSLOG_ACTION_READ, 5), "<6>[ ");
+	assert_true(watch_calls > 0);
+	before = watch_calls;
+	assert_int_equal(sys(&me, KLOG_SYSLOG_ACTION_SIZE_UNREAD, 0),
+			 72 - 5);
+	assert_int_equal(watch_calls, before);
+	expect_out(sys(&me, KLOG_SYSLOG_ACTION_READ_ALL, 50), WORLD AGAIN);
+	assert_true(watch_calls > before);
+	before = watch_calls;
+	expect_out(sys(&me, KLOG_SYSLOG_ACTION_READ_CLEAR, 100),
+		   HELLO WORLD AGAIN);
+	assert_true(watch_calls > before);
+	before = watch_calls;
+	expect_out(sys(&me, KLOG_SYSLOG_ACTION_READ, 30),
+		   "   1.000000] hello\n");
+	assert_true(watch_calls > before);
+	before = watch_calls;
+	caller_init(&p, root);
+	p.ctx.source = KLOG_FROM_PROC;
+	assert_int_equal(klog_proc_kmsg_read(&p.ctx, out, 100, true), 48);
+	assert_true(watch_calls > before);
+	caller_fini(&p);
+	watch_stop();
+}
+
+/* A second caller that reads while the first one formats. */
+static struct tcaller other;
+static char other_out[256];
+static int other_len, other_got;
+
+static void other_reads(void)
+{
+	other_got = klog_syslog(&other.ctx, KLOG_SYSLOG_ACTION_READ,
+				other_out, other_len);
+}
+
+/*
+ * READ copies the record at the syslog cursor, formats it, then commits:
+ * if another reader moved the cursor meanwhile, it commits nothing and
+ * starts over from where that reader left it, so no bytes are returned
+ * twice and none are skipped.
+ */
+static void read_starts_over_when_another_reader_moved_the_cursor(void **state)
+{
+	(void)state;
+	caller_init(&other, root);
+	grant(&other, &init_userns);
+	log_three(root, 3);
+	/* The other reader takes the whole first record. */
+	other_len = 24;
+	watch_start(other_reads);
+	expect_out(sys(&me, KLOG_SYSLOG_ACTION_READ, 100), WORLD AGAIN);
+	assert_int_equal(other_got, 24);
+	assert_memory_equal(other_out, HELLO, 24);
+
+	/* A part of it: the first reader goes on from there. */
+	log_three(root, 2);
+	other_len = 5;
+	watch_start(other_reads);
+	expect_out(sys(&me, KLOG_SYSLOG_ACTION_READ, 100),
+		   "   1.000000] hello\n" WORLD);
+	assert_int_equal(other_got, 5);
+	assert_memory_equal(other_out, "<6>[ ", 5);
+
+	/* All of it: nothing is left for the first reader. */
+	log_three(root, 2);
+	other_len = 100;
+	watch_start(other_reads);
+	assert_int_equal(sys(&me, KLOG_SYSLOG_ACTION_READ, 100), 0);
+	assert_int_equal(other_got, 48);
+	assert_memory_equal(other_out, HELLO WORLD, 48);
+	watch_stop();
+	caller_fini(&other);
+	assert_int_equal(sys(&me, KLOG_SYSLOG_ACTION_SIZE_UNREAD, 0), 0);
+}
+
+/* READ_ALL while another reader reads: neither cursor is the other's. */
+static void read_all_leaves_the_syslog_cursor_alone(void **state)
+{
+	(void)state;
+	caller_init(&other, root);
+	grant(&other, &init_userns);
+	log_three(root, 3);
+	other_len = 24;
+	watch_start(other_reads);
+	expect_out(sys(&me, KLOG_SYSLOG_ACTION_READ_ALL, 100),
+		   HELLO WORLD AGAIN);
+	assert_int_equal(other_got, 24);
+	watch_stop();
+	/* Only the other READ moved the syslog cursor. */
+	expect_out(sys(&me, KLOG_SYSLOG_ACTION_READ, 100), WORLD AGAIN);
+	caller_fini(&other);
+}
+
+/* Records flooded in while a reader formats. */
+static struct tcaller *flood_caller;
+
+static struct klog_ns *flood(struct tcaller *c, unsigned int first,
+			     unsigned int n);
+
+static void flood_while_formatting(void)
+{
+	flood(flood_caller, 1, 300);
+}
+
+/*
+ * A record overwritten while it is formatted is still returned whole:
+ * what is formatted is the reader's copy.  The records lost meanwhile
+ * are skipped, as if they were lost after the read.
+ */
+static void read_formats_its_copy_of_an_overwritten_record(void **state)
+{
+	struct klog_ns *child = mk_user_child(root, "f", 4096);
+	struct tcaller c;
+	char want[64];
+	int got, action;
+	u64 held;
+
+	(void)state;
+	caller_init(&c, child);
+	grant(&c, &child_userns);
+	flood_caller = &c;
+	for (action = 0; action < 2; action++) {
+		assert_int_equal(sys(&c, KLOG_SYSLOG_ACTION_CLEAR, 0), 0);
+		flood(&c, 0, 1);
+		watch_start(flood_while_formatting);
+		got = sys(&c, action ? KLOG_SYSLOG_ACTION_READ_ALL :
+			  KLOG_SYSLOG_ACTION_READ, sizeof(out) - 1);
+		watch_stop();
+		/* msg 000 and msg 001 were overwritten. */
+		assert_true(child->ring.first_seq > child->ring.next_seq - 300);
+		held = child->ring.next_seq - child->ring.first_seq;
+		assert_int_equal(got, (int)(26 + held * 26));
+		assert_memory_equal(out, "<6>[    1.000000] msg 000\n", 26);
+		snprintf(want, sizeof(want), "<6>[    1.000000] msg %03u\n",
+			 (unsigned int)(300 - held + 1));
+		assert_memory_equal(out + 26, want, 26);
+	}
+	caller_fini(&c);
+	klog_ns_put(child);
+}
+
+/*
  * ---- creation: klog_ns_create(), then the tag and the size ----------------
  *
  * The kernel creates a namespace with unshare(CLONE_NEWSYSLOG) (the
@@ -1480,6 +1638,10 @@ int main(void)
 		TC(read_skips_ahead_after_overwrite),
 		TC(loss_resets_partial_read),
 		TC(read_all_after_clear_point_lost),
+		TC(readers_format_with_no_lock_held),
+		TC(read_starts_over_when_another_reader_moved_the_cursor),
+		TC(read_all_leaves_the_syslog_cursor_alone),
+		TC(read_formats_its_copy_of_an_overwritten_record),
 		TC(create_then_set_tag_and_size),
 		TC(set_tag_valid_tags),
 		TC(set_tag_invalid_changes_nothing),

@@ -18,6 +18,7 @@
 
 size_t klog_fmt_prefix(const struct klog_record *r, unsigned int opts,
 		       char *buf);
+size_t klog_fmt_prefix_len(const struct klog_record *r, unsigned int opts);
 size_t klog_fmt_syslog(const struct klog_record *r, unsigned int opts,
 		       char *buf, size_t size);
 size_t klog_fmt_syslog_size(const struct klog_record *r, unsigned int opts);

@@ -15,11 +15,17 @@
  * @ns:     the namespace bound at open (a reference is held).
  * @cur:    this reader's position.
  * @outbuf: the last record formatted by klog_kmsg_read().
+ * @raw:    that record's text and dictionary, copied out of the ring by
+ *          klog_kmsg_read() so that it formats with no lock held.
+ *
+ * About 4 KiB (4120 bytes on 64-bit machines): two buffers of 2 KiB
+ * (KLOG_MESSAGE_MAX, KLOG_COPY_MAX), the reference and the cursor.
  */
 struct klog_kmsg {
 	struct klog_ns *ns;
 	struct klog_cursor cur;
 	char outbuf[KLOG_MESSAGE_MAX];
+	char raw[KLOG_COPY_MAX];
 };
 
 /* Access modes of klog_kmsg_open(). */

@@ -14,6 +14,11 @@
 #define KLOG_RECORD_MAX 1024
 /* Dictionary bytes in one record. */
 #define KLOG_DICT_MAX 1024
+/*
+ * Text and dictionary bytes of one record at most: a klog_ring_copy()
+ * buffer this large holds any record whole.
+ */
+#define KLOG_COPY_MAX (KLOG_RECORD_MAX + KLOG_DICT_MAX)
 /* Smallest ring, in bytes. */
 #define KLOG_RING_MIN 4096
 /* Largest ring the library accepts at all, in bytes (1 GiB). */
@@ -58,8 +63,11 @@ struct klog_cursor {
  * @dict:      the dictionary, or NULL.
  * @dict_len:  its length.
  *
- * @text and @dict point into the ring and stay valid only while the
- * owner's lock is held.  @dict holds KEY=value pairs separated by NUL.
+ * From klog_ring_peek(), klog_ring_read() and klog_ring_last(), @text
+ * and @dict point into the ring and stay valid only while the owner's
+ * lock is held; from klog_ring_copy(), into the caller's buffer, where
+ * they stay valid once the lock is dropped.  @dict holds KEY=value pairs
+ * separated by NUL.
  */
 struct klog_record {
 	__u64 seq;
@@ -152,6 +160,8 @@ __u32 klog_ring_max_text(const struct klog_ring *ring);
 __u64 klog_ring_cursor_fix(const struct klog_ring *ring, struct klog_cursor *c);
 bool klog_ring_peek(const struct klog_ring *ring, const struct klog_cursor *c,
 		    struct klog_record *rec);
+bool klog_ring_copy(const struct klog_ring *ring, const struct klog_cursor *c,
+		    struct klog_record *rec, char *buf, __u32 size);
 void klog_ring_advance(const struct klog_ring *ring, struct klog_cursor *c);
 bool klog_ring_read(const struct klog_ring *ring, struct klog_cursor *c,
 		    struct klog_record *rec, __u64 *lost);

@@ -69,7 +69,9 @@ struct klog_syslog_ops {
  *            unread.
  * @ops:      decisions of the embedder; NULL for all defaults.
  * @priv:     for the embedder.
- * @scratch:  KLOG_MESSAGE_MAX bytes for formatting one record.
+ * @scratch:  KLOG_MESSAGE_MAX bytes for one record: its text is copied
+ *            there under the namespace's lock and formatted in place
+ *            once the lock is dropped.
  * @checked:  the embedder already ran klog_syslog_check() for this
  *            action (it needed the verdict before its own argument
  *            checks): klog_syslog() and klog_kmsg_open() do not ask the

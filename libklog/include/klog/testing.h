@@ -2,8 +2,8 @@
 /*
  * klog/testing.h - test hooks of the userspace platform.
  *
- * Not available in the kernel.  Tests use them to drive time and to make
- * allocations fail.
+ * Not available in the kernel.  Tests use them to drive time, to make
+ * allocations fail and to watch the locking rules.
  */
 #ifndef KLOG_TESTING_H
 #define KLOG_TESTING_H
@@ -58,5 +58,23 @@ unsigned int klog_testing_locks_held(void);
  * Context: any thread; affects the whole process.
  */
 void klog_testing_set_unlock_check(void (*check)(klog_lock_t *lock));
+
+/**
+ * klog_testing_set_unlocked_hook() - replace the check that formatters run
+ * with no klog lock held.
+ * @hook: called by every kl_assert_unlocked(), the first statement of
+ *        each formatter (klog_fmt_prefix(), klog_fmt_syslog(),
+ *        klog_fmt_kmsg()), with the formatter's name and the number of
+ *        klog locks the calling thread holds, instead of the built-in
+ *        check, which aborts the program when that number is not 0.
+ *        With 0 held it may call into the library (a test acts there
+ *        between a reader's copy of a record and the commit of its
+ *        cursor); otherwise it must not take a klog lock.  NULL
+ *        restores the built-in check.
+ *
+ * Context: any thread; affects the whole process.
+ */
+void klog_testing_set_unlocked_hook(void (*hook)(const char *func,
+						 unsigned int held));
 
 #endif /* KLOG_TESTING_H */

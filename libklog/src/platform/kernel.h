@@ -58,6 +58,16 @@ static inline void kl_lock_destroy(kl_lock_t *l)
 #define kl_might_sleep() might_sleep()
 
 /*
+ * kl_assert_unlocked() - the caller holds no klog lock.  Nothing to check
+ * here: lockdep asserts about one lock it is given, and the formatters
+ * that call this know no lock; every formatter's caller is in syslog.c
+ * or kmsg.c, and the user-space half checks each call as the tests run.
+ */
+static inline void kl_assert_unlocked(void)
+{
+}
+
+/*
  * Scratch buffers.  kl_scratch_get() disables preemption and returns this
  * CPU's buffer for the current context (task, softirq, hard irq), or NULL
  * in NMI context or if that buffer is in use: the store path recursed

@@ -43,6 +43,10 @@
  *                            process context" (kernel: might_sleep();
  *                            user space: aborts if the calling thread
  *                            holds a klog lock or runs a deferred call)
+ * kl_assert_unlocked()       the caller holds no klog lock: first
+ *                            statement of every formatter (format.c;
+ *                            kernel: nothing; user space: aborts if the
+ *                            calling thread holds one)
  * kl_scratch_get()           KL_SCRATCH_SIZE bytes private to the calling
  *                            context until kl_scratch_put(), or NULL if
  *                            that context already holds them (recursion)

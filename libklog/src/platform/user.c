@@ -6,7 +6,8 @@
  *
  * Besides the seam calls, this file holds the test hooks declared in
  * <klog/testing.h>: a fake clock, allocation fault injection, the count of
- * klog locks a thread holds and a check run at every unlock.
+ * klog locks a thread holds, a check run at every unlock and one that
+ * replaces kl_assert_unlocked()'s.
  */
 #define _GNU_SOURCE
 #include <stdlib.h>
@@ -21,6 +22,7 @@ static _Atomic(uint64_t (*)(void)) fake_clock;
 static atomic_long alloc_count;
 static atomic_long alloc_fail_at;
 static _Atomic(void (*)(kl_lock_t *)) unlock_check;
+static _Atomic(void (*)(const char *, unsigned int)) unlocked_hook;
 
 /*
  * What the calling thread holds and runs: the klog locks it holds (the
@@ -64,6 +66,16 @@ void klog_plat_might_sleep(const char *func)
 		plat_bug(func, "may sleep, but a klog lock is held");
 	if (defer_draining)
 		plat_bug(func, "may sleep, but runs in a deferred call");
+}
+
+void klog_plat_assert_unlocked(const char *func)
+{
+	void (*hook)(const char *, unsigned int) = atomic_load(&unlocked_hook);
+
+	if (hook)
+		hook(func, locks_held);
+	else if (locks_held)
+		plat_bug(func, "formats, but a klog lock is held");
 }
 
 void *klog_plat_alloc(size_t size)
@@ -230,4 +242,10 @@ unsigned int klog_testing_locks_held(void)
 void klog_testing_set_unlock_check(void (*check)(klog_lock_t *lock))
 {
 	atomic_store(&unlock_check, check);
+}
+
+void klog_testing_set_unlocked_hook(void (*hook)(const char *func,
+						 unsigned int held))
+{
+	atomic_store(&unlocked_hook, hook);
 }

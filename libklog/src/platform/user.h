@@ -71,6 +71,15 @@ void klog_plat_might_sleep(const char *func);
 #define kl_might_sleep() klog_plat_might_sleep(__func__)
 
 /*
+ * kl_assert_unlocked() - the caller holds no klog lock (the formatters
+ * run only with their record copied out and the lock dropped): aborts
+ * the program with a message if the calling thread holds one, unless a
+ * test replaced the check (klog_testing_set_unlocked_hook()).
+ */
+void klog_plat_assert_unlocked(const char *func);
+#define kl_assert_unlocked() klog_plat_assert_unlocked(__func__)
+
+/*
  * kl_scratch_get() - the calling thread's KL_SCRATCH_SIZE-byte buffer, or
  * NULL if the thread is already using it (the store path recursed).
  * kl_scratch_put() gives it back.
