@@ -85,7 +85,9 @@ klogns exec -n -t c1 -- sh -c \
 	"echo '<6>CHILDONE-$MARK' >/dev/kmsg; busybox dmesg" >$T/c1.dmesg 2>&1
 check "child: busybox dmesg shows the child's record" has "CHILDONE-$MARK" $T/c1.dmesg
 check "child: busybox dmesg does not show the host's record" hasnt "$HOST1" $T/c1.dmesg
-expect "child: its log holds exactly one record" 1 sh -c "grep -c . $T/c1.dmesg"
+expect "child: its log holds its first line and one record" 2 sh -c "grep -c . $T/c1.dmesg"
+check "child: its first line names it" \
+	has "^\[ *[0-9]*\.[0-9]*\] syslog_ns: log of ns:[0-9]*:c1 begins (depth 1, ring 65536 bytes)\$" $T/c1.dmesg
 busybox dmesg >$T/host.dmesg
 check "host: dmesg does not show the child's record" hasnt "CHILDONE-$MARK" $T/host.dmesg
 # util-linux dmesg: /dev/kmsg (SEEK_DATA, nonblocking reads) and -S (syslog)
@@ -185,7 +187,7 @@ check "user writes in children do not reach the parent (policy 1)" hasnt "SIB" $
 klogns exec -n -- sh -c "echo '<6>KMSGA' >/dev/kmsg; echo '<13>KMSGB' >/dev/kmsg; echo 'KMSGC' >/dev/kmsg; klogns kmsg" >$T/k.out 2>&1
 expect "child /dev/kmsg: record 0 begins the log and names the namespace" \
 	"6,0,syslog_ns: log of ns:N begins (depth 1, ring 65536 bytes)" \
-	sh -c "sed -n '1s/^\([0-9]*,[0-9]*\),[0-9]*,[-c];/\1,/p' $T/k.out | sed 's/ns:[0-9]* /ns:N /'"
+	sh -c "sed -n '1s/^\([0-9]*,[0-9]*\),[0-9]*,[-c];/\1,/p' $T/k.out | sed 's/ of ns:[0-9]* / of ns:N /'"
 expect "child /dev/kmsg: the first written record, sequence 1, LOG_USER facility" "14,1,KMSGA" \
 	sh -c "sed -n '2s/^\([0-9]*,[0-9]*\),[0-9]*,[-c];/\1,/p' $T/k.out"
 expect "child /dev/kmsg: the next keeps <13>" "13,2,KMSGB" \
@@ -752,7 +754,7 @@ syslogns run -t snsa -s 8192 -- sh -c "echo '<6>SNSA-$MARK' >/dev/kmsg
 expect "syslogns run -t snsa -s 8192: the namespace's tag and size" "snsa 8192" \
 	sh -c "sed -n 1,2p $SNS/a.out | tr '\n' ' ' | sed 's/ \$//'"
 check "syslogns run: dmesg inside shows the container's record" has "SNSA-$MARK" $SNS/a.out
-expect "syslogns run: dmesg inside shows only that line" 1 \
+expect "syslogns run: dmesg inside shows only its first line and that line" 2 \
 	sh -c "sed '1,/^log:\$/d' $SNS/a.out | grep -c ."
 check "syslogns run: dmesg inside shows no host record" hasnt "$HOST1" $SNS/a.out
 expect "syslogns run --user: the caller is root in its user namespace" 0 \
@@ -811,12 +813,12 @@ expect "syslogns list: the columns" \
 	"NS PARENT USERNS UID TAG SIZE HELD LOST SENT REFUSED NPROCS PID COMMAND" \
 	sh -c "head -1 $SNS/list.out | tr -s ' ' | sed 's/^ //; s/ \$//'"
 # shellcheck disable=SC2016 # $1.. are awk's fields
-expect "syslogns list: root's container: parent, owner, tag, size, 3 held, none lost, processes" \
-	"$INIT_INO $initu 0 snsb 16384 3 0 0 0 1 $bpid sleep 300" \
+expect "syslogns list: root's container: parent, owner, tag, size, 4 held (its first line and 3), none lost, processes" \
+	"$INIT_INO $initu 0 snsb 16384 4 0 0 0 1 $bpid sleep 300" \
 	awk -v ns="$bino" '$1 == ns { $1 = ""; sub(/^ /, ""); print }' $SNS/list.out
 # shellcheck disable=SC2016 # $1.. are awk's fields
 expect "syslogns list: uid 1000's container is owned by its user namespace" \
-	"$INIT_INO $uuser 1000 snsu 65536 1 0 0 0 1 $upid2 sleep 300" \
+	"$INIT_INO $uuser 1000 snsu 65536 2 0 0 0 1 $upid2 sleep 300" \
 	awk -v ns="$uino" '$1 == ns { $1 = ""; sub(/^ /, ""); print }' $SNS/list.out
 # shellcheck disable=SC2016 # $1.. are awk's fields
 expect "syslogns list: the host: no parent, no tag, its syslog(2) size, no counters, PID 1" \
@@ -843,13 +845,14 @@ expect "syslogns list: held + lost is what its kernel.syslog_ns_stats says it st
 expect "syslogns list: the flooded ring sent and was refused no copies (policy 0)" \
 	"0 0" echo "$flsent" "$flrefused"
 # Copies: burst 3 in snsp's window for its children: snsc's 5 records
-# gave 3 copies and 2 refusals; snsp holds the 3 copies.
+# gave 3 copies and 2 refusals; snsp holds the 3 copies.  Each log holds
+# its first line too (never copied).
 # shellcheck disable=SC2016 # $1.. are awk's fields
-expect "syslogns list: a child with 5 records and a parent's burst of 3: 5 held, 3 sent, 2 refused" \
-	"$pino snsc 5 0 3 2" \
+expect "syslogns list: a child with 5 records and a parent's burst of 3: 6 held, 3 sent, 2 refused" \
+	"$pino snsc 6 0 3 2" \
 	awk -v ns="$cino" '$1 == ns { print $2, $5, $7, $8, $9, $10 }' $SNS/list.out
 # shellcheck disable=SC2016 # $1.. are awk's fields
-expect "syslogns list: that parent holds the 3 copies" "snsp 3 0 0 0" \
+expect "syslogns list: that parent holds its first line and the 3 copies" "snsp 4 0 0 0" \
 	awk -v ns="$pino" '$1 == ns { print $5, $7, $8, $9, $10 }' $SNS/list.out
 expect "syslogns list: the parent's log has the 3 labelled copies" 3 \
 	sh -c "syslogns dmesg snsp | grep -c '\[ns:$cino:snsc\] SNSC[1-5]-$MARK\$'"
@@ -866,7 +869,7 @@ syslogns list --json >$SNS/list.json 2>&1
 expect "syslogns list --json parses, one object per namespace of the table" \
 	"$(($(wc -l <$SNS/list.out) - 1))" json_ok $SNS/list.json
 expect "syslogns list --json: root's container" \
-	"{\"ns\": $bino, \"parent\": $INIT_INO, \"userns\": $initu, \"uid\": 0, \"tag\": \"snsb\", \"size\": 16384, \"held\": 3, \"lost\": 0, \"sent\": 0, \"refused\": 0, \"nprocs\": 1, \"pid\": $bpid, \"command\": \"sleep 300\"}" \
+	"{\"ns\": $bino, \"parent\": $INIT_INO, \"userns\": $initu, \"uid\": 0, \"tag\": \"snsb\", \"size\": 16384, \"held\": 4, \"lost\": 0, \"sent\": 0, \"refused\": 0, \"nprocs\": 1, \"pid\": $bpid, \"command\": \"sleep 300\"}" \
 	sh -c "grep '\"ns\": $bino,' $SNS/list.json | sed 's/^ *//; s/,\$//'"
 expect "syslogns list --json: the process-less namespace has null PID and command" \
 	"{\"ns\": $oino, \"parent\": $INIT_INO, \"userns\": $initu, \"uid\": 0, \"tag\": \"snsouter\", \"size\": 65536, \"held\": 0, \"lost\": 0, \"sent\": 0, \"refused\": 0, \"nprocs\": 0, \"pid\": null, \"command\": null}" \
@@ -875,7 +878,7 @@ expect "syslogns list --json: the host's counters are null" \
 	"\"held\": null, \"lost\": null, \"sent\": null, \"refused\": null" \
 	sh -c "grep '\"ns\": $INIT_INO,' $SNS/list.json | grep -o '\"held\".*\"refused\": [a-z0-9]*'"
 expect "syslogns list --json: the copies' counters" \
-	"\"held\": 5, \"lost\": 0, \"sent\": 3, \"refused\": 2" \
+	"\"held\": 6, \"lost\": 0, \"sent\": 3, \"refused\": 2" \
 	sh -c "grep '\"ns\": $cino,' $SNS/list.json | grep -o '\"held\".*\"refused\": [a-z0-9]*'"
 # Controls: json_ok refuses a missing comma, a trailing comma, an
 # unquoted string, a missing key and a truncated file.
@@ -1062,7 +1065,7 @@ part() {
 # joined: stdin with timestamps as [T], namespace ids as N, runs of
 # spaces as one, the lines joined by "|".
 joined() {
-	sed 's/\[ *[0-9]*\.[0-9]*\]/[T]/; s/ns:[0-9]* /ns:N /' | tr -s ' ' |
+	sed 's/\[ *[0-9]*\.[0-9]*\]/[T]/; s/ of ns:[0-9]* / of ns:N /' | tr -s ' ' |
 		tr '\n' '|' | sed 's/|$//'
 }
 # The line that begins the container's log.
