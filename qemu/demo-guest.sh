@@ -127,8 +127,10 @@ say "Runtimes that make a user namespace per container need no change: with"
 say "kernel.syslog_ns_auto=1 each new user namespace comes with a log of its own."
 say "(Copies to the host are back at their default: none.)"
 say "host# sysctl kernel.syslog_ns_propagate=0 kernel.syslog_ns_auto=1"
+say "host# chmod 0666 /dev/kmsg   (unprivileged users may open it: it is their own log)"
 echo 0 >/proc/sys/kernel/syslog_ns_propagate
 echo 1 >/proc/sys/kernel/syslog_ns_auto
+chmod 0666 /dev/kmsg
 RT=$D/rt
 mkdir -p $RT
 chmod 0777 $RT

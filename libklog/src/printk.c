@@ -198,14 +198,14 @@ bool klog_ratelimit_check(struct klog_ratelimit *rl, u64 now, u32 burst,
 	return false;
 }
 
-static void announce_locked(struct klog_ns *ns);
+static void announce_locked(struct klog_ns *ns, u64 ts_nsec);
 
 /* Store one record in a ring and count it. */
 static void ring_store_locked(struct klog_ns *ns, const struct klog_entry *e)
 {
 	if (!ns->ring.next_seq && ns->parent &&
 	    kl_read_once(ns->cfg->announce))
-		announce_locked(ns);
+		announce_locked(ns, e->ts_nsec);
 	ns->stats.dropped_overwrite += klog_ring_store(&ns->ring, e);
 	ns->stats.stored++;
 }
@@ -350,13 +350,15 @@ static void offered_locked(struct klog_ns *ns, u8 flags)
  * any kind (its own, or a copy from a child), so it names the tag and
  * ring size the owner settled on, which may change only until then (L5).
  * A kernel record, never copied; a fixed format of two numbers and a
- * name (at most KLOG_LABEL_MAX bytes), short enough for L7.
+ * name (at most KLOG_LABEL_MAX bytes), short enough for L7.  It takes
+ * the timestamp of the record it comes before, so time never runs
+ * backwards in the log.
  */
-static void announce_locked(struct klog_ns *ns)
+static void announce_locked(struct klog_ns *ns, u64 ts_nsec)
 {
 	char name[KLOG_LABEL_MAX + 1], text[KLOG_LABEL_MAX + 80];
 	struct klog_entry e = {
-		.ts_nsec = kl_clock_ns(),
+		.ts_nsec = ts_nsec,
 		.level = 6,				/* KERN_INFO */
 		.flags = KLOG_F_NEWLINE | KLOG_F_LOCAL,
 		.text = text,

@@ -581,6 +581,14 @@ static bool has(const struct klog_msgbuf *mb, const char *s)
  * named, the first record of its own has sequence number 1, the window
  * for the tag and size closes as before, and the record is never copied.
  */
+/* A clock that moves on at every reading. */
+static uint64_t ticking_ns;
+
+static uint64_t ticking_clock(void)
+{
+	return ticking_ns += 1000;
+}
+
 static void ns_announce_begins_a_child_log(void **state)
 {
 	struct klog_ns *root = mk_root(NULL, 65536), *a;
@@ -598,10 +606,14 @@ static void ns_announce_begins_a_child_log(void **state)
 	rec_list_free(&l);
 	assert_int_equal(klog_ns_set_tag(a, "web"), 0);
 	assert_int_equal(klog_ns_resize(a, 8192), 0);
+	klog_testing_set_clock(ticking_clock);
 	klog_ns_printk(a, "mine\n");
+	klog_testing_set_clock(NULL);
 	read_all(a, &l);
 	assert_int_equal(l.n, 2);
 	assert_int_equal(l.m[0].rec.seq, 0);
+	/* Time never runs backwards: it has the time of the record it leads. */
+	assert_int_equal(l.m[0].rec.ts_nsec, l.m[1].rec.ts_nsec);
 	snprintf(want, sizeof(want),
 		 "syslog_ns: log of ns:%llu:web begins (depth 1, ring 8192 bytes)",
 		 (unsigned long long)a->id);
