@@ -39,7 +39,7 @@ out=build/guest/s9
 mkdir -p "$out"
 names=("$@")
 [ ${#names[@]} -gt 0 ] || names=(main ratelimit loss)
-INIT_NS='syslog:[4026531833]'	# PROC_SYSLOG_INIT_INO
+INIT_NS='syslog:[4026531830]'	# PROC_SYSLOG_INIT_INO
 
 gcc -static -O2 -Wall -Wextra -Werror -o "$out/capture" tests/golden/capture.c
 files=()

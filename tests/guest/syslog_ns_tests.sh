@@ -403,7 +403,7 @@ check "syslog_ns_max_size below 4096 is refused" sh -c "! echo 1024 2>/dev/null 
 echo 1048576 >$SC/syslog_ns_max_size
 
 # --- the ns file: /proc/PID/ns/syslog, setns, NS_GET_PARENT ---------------
-INIT_INO=4026531833	# PROC_SYSLOG_INIT_INO
+INIT_INO=4026531830	# PROC_SYSLOG_INIT_INO
 ino_of() { stat -L -c %i "$1"; }
 expect "ns file: the host's /proc/self/ns/syslog is syslog:[$INIT_INO]" \
 	"syslog:[$INIT_INO]" readlink /proc/self/ns/syslog

@@ -57,7 +57,7 @@
 #endif
 
 /* The initial syslog namespace's inode number (PROC_SYSLOG_INIT_INO). */
-#define INIT_INO 4026531833UL
+#define INIT_INO 4026531830UL
 #define TAG_MAX 31
 #define SYSLOG_ACTION_SIZE_BUFFER 10
 
