@@ -124,23 +124,18 @@ def convert(lines, name):
                 out.append(line_out(inline(r[0])))
                 out.append(line_out(inline(' '.join(r[1:]))))
             continue
-        elif s.startswith(': '):
-            # A definition: the previous paragraph line is its term.
-            term = para.pop() if para else ''
-            flush()
-            out.append('.TP')
-            out.append(line_out(inline(term)))
+        elif s.startswith((': ', '* ')):
+            if s.startswith(': '):
+                # A definition: the previous paragraph line is its term.
+                term = para.pop() if para else ''
+                flush()
+                out.append('.TP')
+                out.append(line_out(inline(term)))
+            else:
+                flush()
+                out.append('.IP \\(bu 2')
             out.append(line_out(inline(s[2:])))
-            i += 1
-            while (i < len(lines) and lines[i].startswith('  ')
-                   and lines[i].strip()):
-                out.append(line_out(inline(lines[i].strip())))
-                i += 1
-            continue
-        elif s.startswith('* '):
-            flush()
-            out.append('.IP \\(bu 2')
-            out.append(line_out(inline(s[2:])))
+            # Its text goes on in the indented lines that follow.
             i += 1
             while (i < len(lines) and lines[i].startswith('  ')
                    and lines[i].strip()):
