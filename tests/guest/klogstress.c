@@ -188,6 +188,24 @@ struct rec {
 };
 
 /*
+ * A child's log begins with a kernel record that names it, at sequence
+ * number 0; what its writers store follows from FIRST_SEQ.
+ */
+#define FIRST_SEQ 1
+#define BEGINS_LOG "syslog_ns: log of ns:"
+
+/* Is @text the record that begins a child's log? */
+static int begins_log_text(const char *text)
+{
+	return !strncmp(text, BEGINS_LOG, strlen(BEGINS_LOG));
+}
+
+static int begins_log(const struct rec *r)
+{
+	return r->seq == 0 && begins_log_text(r->text);
+}
+
+/*
  * Parse the record in @buf (@n bytes, NUL-terminated by the caller).  The
  * text ends at the first newline (dictionary lines follow it).
  * Return: 0, or -1 if the header is malformed.
@@ -299,7 +317,10 @@ static int check_own_log(const char *prefix, long want_first, long want_last,
 			bad++;
 			continue;
 		}
-		snprintf(want, sizeof(want), "%s %llu", prefix, r.seq);
+		if (begins_log(&r))
+			continue;
+		snprintf(want, sizeof(want), "%s %llu", prefix,
+			 r.seq - FIRST_SEQ);
 		if (strcmp(r.text, want)) {
 			if (bad++ < 5)
 				printf("# seq %llu: \"%.80s\", wanted \"%s\"\n",
@@ -332,10 +353,11 @@ static int cmd_expect(int argc, char **argv)
 	if (argc < 3)
 		return 2;
 	n = atol(argv[2]);
-	bad = check_own_log(argv[1], 0, n - 1, &first, &last, &count);
+	bad = check_own_log(argv[1], FIRST_SEQ, n - 1 + FIRST_SEQ, &first,
+			    &last, &count);
 	printf("# log: %ld records, seq %ld..%ld\n", count, first, last);
 	result(!bad && count == n,
-	       "the namespace holds exactly its %ld records \"%s i\", seq i",
+	       "the namespace holds exactly its %ld records \"%s i\", seq i + 1",
 	       n, argv[1]);
 	return failures ? 1 : 0;
 }
@@ -367,12 +389,12 @@ static int cmd_flood(int argc, char **argv)
 		die("write /dev/kmsg");
 	printf("elapsed_ms %llu\n", (unsigned long long)(now_ms() - t0));
 	close(fd);
-	bad = check_own_log(argv[1], -1, n, &first, &last, &count);
+	bad = check_own_log(argv[1], -1, n + FIRST_SEQ, &first, &last, &count);
 	printf("# child ring: %ld records, seq %ld..%ld\n", count, first,
 	       last);
 	result(!bad && count > 0,
 	       "flooding namespace: all %ld writes stored (last seq %ld), its ring a clean tail",
-	       n + 1, n);
+	       n + 1, n + FIRST_SEQ);
 	return failures ? 1 : 0;
 }
 
@@ -552,8 +574,8 @@ static int cmd_nflood(int argc, char **argv)
 	char buf[REC_MAX], prefix[32];
 	long i, n, nout = 0, nin = 0, other = 0;
 	unsigned long long last = 0;
+	int s, rx, fd, malformed;
 	unsigned int pause;
-	int s, rx, fd;
 	char *t;
 	struct rec r;
 	uint64_t t0;
@@ -585,8 +607,10 @@ static int cmd_nflood(int argc, char **argv)
 			continue;
 		}
 		buf[len] = '\0';
-		if (parse_kmsg(buf, len, &r) ||
-		    strncmp(r.text, prefix, strlen(prefix)) ||
+		malformed = parse_kmsg(buf, len, &r);
+		if (!malformed && begins_log(&r))
+			continue;
+		if (malformed || strncmp(r.text, prefix, strlen(prefix)) ||
 		    !strstr(r.text, "PROTO=UDP")) {
 			if (other++ < 3)
 				printf("# foreign record: %.100s\n", buf);
@@ -605,7 +629,7 @@ static int cmd_nflood(int argc, char **argv)
 	printf("# container log: %ld output + %ld input LOG lines, last seq %llu, %ld other\n",
 	       nout, nin, last, other);
 	result(nout == n + 1 && nin == n + 1 && !other &&
-	       last == 2 * (unsigned long long)n + 1,
+	       last == 2 * (unsigned long long)n + 1 + FIRST_SEQ,
 	       "netfilter container: all %ld LOG lines (output and input) are in its own log",
 	       2 * (n + 1));
 	return failures ? 1 : 0;
@@ -761,7 +785,7 @@ static void conc_lines(int ns, int w, char *buf, long n)
 			t = strchr(t, '>') ? strchr(t, '>') + 1 : t;
 		if (*t == '[')
 			t = strstr(t, "] ") ? strstr(t, "] ") + 2 : t;
-		if (t == line || !conc_valid(ns, t))
+		if (t == line || (!begins_log_text(t) && !conc_valid(ns, t)))
 			conc_bad(ns, w, "bad line", line);
 		cst->op[ns][w][OP_LINES]++;
 		line = nl + 1;
@@ -867,7 +891,7 @@ static void conc_kmsg_reader(int ns, uint64_t end)
 		if (last >= 0 && (long long)r.seq <= last)
 			conc_bad(ns, 1, "seq went back", buf);
 		last = r.seq;
-		if (!conc_valid(ns, r.text))
+		if (!begins_log(&r) && !conc_valid(ns, r.text))
 			conc_bad(ns, 1, "foreign or corrupt record", r.text);
 	}
 	if (fd >= 0)
@@ -953,17 +977,22 @@ static void conc_final(int ns, unsigned long writes, long ring)
 	char buf[REC_MAX], *all;
 	long long first = -1, last = -1;
 	unsigned long count = 0, bad = 0;
+	int fd, malformed;
 	struct rec r;
 	ssize_t n;
 	long len;
-	int fd;
 
 	fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK);
 	if (fd < 0)
 		die("open /dev/kmsg");
 	while ((n = read(fd, buf, sizeof(buf) - 1)) > 0) {
 		buf[n] = '\0';
-		if (parse_kmsg(buf, n, &r) || !conc_valid(ns, r.text) ||
+		malformed = parse_kmsg(buf, n, &r);
+		if (!malformed && begins_log(&r)) {
+			last = r.seq;
+			continue;
+		}
+		if (malformed || !conc_valid(ns, r.text) ||
 		    (last >= 0 && (long long)r.seq != last + 1)) {
 			if (bad++ < 3)
 				printf("# ns %s final: %.100s\n", ns_tag[ns],
@@ -983,9 +1012,9 @@ static void conc_final(int ns, unsigned long writes, long ring)
 	result(!bad && count > 0, "concurrency: ns %s log well formed afterwards (/dev/kmsg: only its own records, consecutive seqs)",
 	       ns_tag[ns]);
 	if (ns != 0)	/* "ca" also holds copies from "cc" */
-		result(last + 1 == (long long)writes,
-		       "concurrency: ns %s stored every write and 2 LOG lines per packet (last seq + 1 == %lu)",
-		       ns_tag[ns], writes);
+		result(last + 1 - FIRST_SEQ == (long long)writes,
+		       "concurrency: ns %s stored every write and 2 LOG lines per packet (last seq == %lu)",
+		       ns_tag[ns], writes - 1 + FIRST_SEQ);
 	all = malloc(ring * 2);
 	if (!all)
 		die("malloc");
@@ -1269,7 +1298,10 @@ static int recv_fd(int sock)
 	return fd;
 }
 
-/* Every record text readable from @fd (nonblocking), '\n'-joined. */
+/*
+ * Every record text readable from @fd (nonblocking), '\n'-joined; not
+ * the record that begins the log.
+ */
 static char *all_texts(int fd)
 {
 	size_t cap = 1 << 16, len = 0;
@@ -1287,7 +1319,7 @@ static char *all_texts(int fd)
 		if (n < 0)
 			continue;
 		buf[n] = '\0';
-		if (parse_kmsg(buf, n, &r))
+		if (parse_kmsg(buf, n, &r) || begins_log(&r))
 			continue;
 		if (len + strlen(r.text) + 2 > cap)
 			break;
