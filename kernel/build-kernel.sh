@@ -103,17 +103,25 @@ publish() {
 	msg "$dest/$name ($(stat -c %s "$dest/$name") bytes, key $key)"
 }
 
+# cached - this kernel was built (the stamp is written last).
+cached() {
+	[ -f "$out/.libklog-built" ] && [ -f "$out/arch/x86/boot/bzImage" ]
+}
+reuse() {
+	msg "reusing cached $variant kernel $out (built in $(cat "$out/build-seconds" 2>/dev/null || echo '?') s)"
+	publish
+	exit 0
+}
+
+# A cached kernel needs no lock: one build may run while another make
+# target reuses a kernel built earlier.
+cached && reuse
 exec 9>"$KCACHE/build.lock"
 if ! flock -n 9; then
 	msg "another kernel build is running; waiting for it"
 	flock 9
 fi
-
-if [ -f "$out/.libklog-built" ] && [ -f "$out/arch/x86/boot/bzImage" ]; then
-	msg "reusing cached $variant kernel $out (built in $(cat "$out/build-seconds" 2>/dev/null || echo '?') s)"
-	publish
-	exit 0
-fi
+cached && reuse
 
 # --- source tree -------------------------------------------------------------
 if [ "$variant" = stock ]; then

@@ -58,7 +58,9 @@ ensure_ksrc
 gic=$REPO/build/qemu/gen_init_cpio
 mkdir -p "$REPO/build/qemu"
 if [ ! -x "$gic" ] || [ "$KSRC/usr/gen_init_cpio.c" -nt "$gic" ]; then
-	gcc -O2 -o "$gic" "$KSRC/usr/gen_init_cpio.c"
+	# built aside and renamed: two runs may build it at once
+	gcc -O2 -o "$gic.$$" "$KSRC/usr/gen_init_cpio.c"
+	mv "$gic.$$" "$gic"
 fi
 
 # The image is described as a gen_init_cpio list (see

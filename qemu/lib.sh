@@ -22,21 +22,27 @@ die() { printf '%s: error: %s\n' "${0##*/}" "$*" >&2; exit 1; }
 
 # ensure_ksrc - extract the pristine tree into $KCACHE unless it is there.
 # Extraction goes to a temporary directory first and is renamed at the end,
-# so an interrupted run never leaves a half tree that looks complete.
+# so an interrupted run never leaves a half tree that looks complete; a
+# lock ($KCACHE/extract.lock) makes a second script wait for the first
+# instead of replacing the tree under it.
+ksrc_ready() {
+	[ -f "$KSRC/Makefile" ] && [ -f "$KSRC/scripts/kconfig/merge_config.sh" ]
+}
 ensure_ksrc() {
-	if [ -f "$KSRC/Makefile" ] && [ -f "$KSRC/scripts/kconfig/merge_config.sh" ]; then
-		return 0
-	fi
+	ksrc_ready && return 0
 	[ -f "$KTARBALL" ] || die "$KTARBALL missing (apt-get install linux-source-6.12, or make deps-kernel)"
 	mkdir -p "$KCACHE"
-	local tmp
-	tmp=$(mktemp -d "$KCACHE/.extract.XXXXXX")
-	msg "extracting $KTARBALL into $KCACHE"
-	tar -xf "$KTARBALL" -C "$tmp"
-	[ -f "$tmp/$KTREE_NAME/Makefile" ] || die "unexpected tarball layout in $KTARBALL"
-	rm -rf "$KSRC"
-	mv "$tmp/$KTREE_NAME" "$KSRC"
-	rmdir "$tmp"
+	(
+		flock 8
+		ksrc_ready && exit 0
+		tmp=$(mktemp -d "$KCACHE/.extract.XXXXXX")
+		msg "extracting $KTARBALL into $KCACHE"
+		tar -xf "$KTARBALL" -C "$tmp"
+		[ -f "$tmp/$KTREE_NAME/Makefile" ] || die "unexpected tarball layout in $KTARBALL"
+		rm -rf "$KSRC"
+		mv "$tmp/$KTREE_NAME" "$KSRC"
+		rmdir "$tmp"
+	) 8>"$KCACHE/extract.lock"
 }
 
 # merge_fragments OBJDIR FRAGMENT... - tinyconfig in OBJDIR, then the

@@ -74,24 +74,30 @@ rm -f "$ctl"
 out=$REPO/build/guest
 # the reliability suite's concurrency part wants real parallelism
 [ "$suite" = reliability ] && export QEMU_SMP=${QEMU_SMP:-2}
-mkdir -p "$out"
 [ -f "$HERE/$suite.sh" ] || { echo "run.sh: no suite $HERE/$suite.sh" >&2; exit 2; }
-# other suites' files are named after them: runs of two suites can overlap
-pre=
-[ "$suite" = syslog_ns_tests ] || pre=$suite-
+# A run's files are named after its kernel (bzImage-debug: "debug-") and
+# suite (reliability: "reliability-"), so that runs on two kernels or of
+# two suites can overlap (make check runs them so); its programs go to
+# $out/${pre}bin.
+kv=${kernel##*/bzImage}
+kv=${kv#-}
+pre=${kv:+$kv-}
+[ "$suite" = syslog_ns_tests ] || pre+=$suite-
+bin=$out/${pre}bin
+mkdir -p "$bin"
 # iptables-legacy for the netfilter LOG tests, with the extensions they use
 XT=/usr/lib/x86_64-linux-gnu/xtables
-gcc -static -O2 -Wall -Wextra -Werror -o "$out/klogns" "$HERE/klogns.c"
-gcc -static -O2 -Wall -Wextra -Werror -o "$out/capture" "$REPO/tests/golden/capture.c"
+gcc -static -O2 -Wall -Wextra -Werror -o "$bin/klogns" "$HERE/klogns.c"
+gcc -static -O2 -Wall -Wextra -Werror -o "$bin/capture" "$REPO/tests/golden/capture.c"
 gcc -static -O2 -Wall -Wextra -Werror -I "$REPO/tests/common" \
-	-o "$out/klogstress" "$HERE/klogstress.c" "$REPO/tests/common/selfcheck.c"
-gcc -static -O2 -Wall -Wextra -Werror -o "$out/syslogns" \
+	-o "$bin/klogstress" "$HERE/klogstress.c" "$REPO/tests/common/selfcheck.c"
+gcc -static -O2 -Wall -Wextra -Werror -o "$bin/syslogns" \
 	"$REPO/tools/syslogns/syslogns.c"
 # The series' own kselftest (tools/testing/selftests/syslog_ns/), taken
 # from its patch and built with the pristine tree's kselftest harness.
 . "$REPO/qemu/lib.sh"
 ensure_ksrc
-kst=$out/kselftest
+kst=$bin/kselftest
 rm -rf "$kst"
 mkdir -p "$kst/syslog_ns"
 cp "$KSRC/tools/testing/selftests/kselftest_harness.h" \
@@ -106,7 +112,7 @@ i = lines.index(want) + 2          # skip the "@@ -0,0 +1,N @@" line
 n = int(lines[i - 1].split(",")[-1].split()[0])
 open(dst, "w").write("\n".join(l[1:] for l in lines[i:i + n]) + "\n")
 PY
-gcc -static -O2 -Wall -Werror -I "$kst" -o "$out/syslog_ns_test" \
+gcc -static -O2 -Wall -Werror -I "$kst" -o "$bin/syslog_ns_test" \
 	"$kst/syslog_ns/syslog_ns_test.c"
 kfiles=()
 if [ "$kmemleak" = 1 ]; then
@@ -131,8 +137,8 @@ fi
 	-f "$XT/libxt_standard.so:$XT/libxt_standard.so" \
 	-f "$XT/libipt_icmp.so:$XT/libipt_icmp.so" \
 	"${kfiles[@]}" \
-	-c "sh /etc/$suite.sh" "$out/klogns" "$out/capture" "$out/klogstress" \
-	"$out/syslog_ns_test" "$out/syslogns" /usr/sbin/xtables-legacy-multi \
+	-c "sh /etc/$suite.sh" "$bin/klogns" "$bin/capture" "$bin/klogstress" \
+	"$bin/syslog_ns_test" "$bin/syslogns" /usr/sbin/xtables-legacy-multi \
 	/usr/bin/unshare /usr/bin/bwrap /usr/bin/crun
 set +e
 "$REPO/qemu/run.sh" -k "$kernel" -i "$out/${pre}initramfs.cpio.gz" \
