@@ -16,6 +16,7 @@ export KCACHE
 	qemu guest-rt \
 	guest guest-debug golden bench bench-smoke checkpatch bench-guest clean \
 	guest-reliability guest-reliability-debug guest-reliability-full \
+	guest-fuzz-long \
 	bisect-check sparse host-unchanged shellcheck install
 
 all: build
@@ -125,6 +126,14 @@ guest-reliability-debug: kernel-debug
 guest-reliability-full: kernel
 	tests/guest/run.sh -s reliability -M full -t 1800
 
+# The system call fuzzer (tests/guest/klogfuzz.c) for 30 minutes with a
+# new seed on the debug kernel, after the short parts and before fault
+# injection (make check replays the seeds of tests/guest/klogfuzz.seeds
+# for 40 s each instead).
+guest-fuzz-long: kernel-debug
+	tests/guest/run.sh -L -s reliability -M fuzz -k build/kernel/bzImage-debug \
+		-t 3600
+
 # shellcheck on every shell script (tools/shellcheck.sh; .shellcheckrc
 # lets it follow sourced files).
 shellcheck:
@@ -168,10 +177,10 @@ bench-smoke:
 		--werror -Dbench=enabled -Dtests=false --buildtype=release
 	$(MESON) test -C $(BUILD)-bench --suite benchmark --print-errorlogs
 
-# Every tier: shellcheck unit valgrind sanitize kcompile checkpatch
-# bench-smoke fuzz guest host-unchanged guest-reliability (after the
-# kernel build), and kernel-debug guest-debug guest-reliability-debug, in
-# two lanes on the two cores (tools/check.sh says which and why).
+# Every tier, in two lanes on the two cores (tools/check.sh says why):
+# kernel-debug guest-debug guest-reliability-debug, and shellcheck unit
+# valgrind sanitize kcompile checkpatch bench-smoke fuzz, then kernel
+# guest host-unchanged guest-reliability.
 check:
 	tools/check.sh
 	@echo "make check: all tiers passed"

@@ -5,10 +5,11 @@
 # one host thread (TCG, one vCPU), valgrind and the fuzzers are single
 # threaded.  So the tiers run in two lanes at once:
 #
-#   kernel  the patched kernel, the debug kernel (lockdep, KASAN,
-#           kmemleak), then the suites on the debug kernel
-#   user    the user-space tiers, then the suites on the patched kernel
-#           (which the kernel lane built first)
+#   kernel  the debug kernel (lockdep, KASAN, kmemleak, fault
+#           injection), then the suites on it: the longest chain, so it
+#           starts at once
+#   user    the user-space tiers, then the patched kernel (its build
+#           waits for the debug kernel's) and the suites on it
 #
 # The kernel builds themselves take both cores and run one at a time
 # (kernel/build-kernel.sh holds a lock); runs of the guest suites on two
@@ -22,9 +23,9 @@ set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 REPO=$(pwd)
 
-KERNEL_LANE="kernel kernel-debug guest-debug guest-reliability-debug"
+KERNEL_LANE="kernel-debug guest-debug guest-reliability-debug"
 USER_LANE="shellcheck unit valgrind sanitize kcompile checkpatch \
-bench-smoke fuzz guest host-unchanged guest-reliability"
+bench-smoke fuzz kernel guest host-unchanged guest-reliability"
 
 tools/deps.sh core kernel fuzz lint || exit 1
 # shellcheck source=qemu/lib.sh

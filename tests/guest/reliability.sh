@@ -11,11 +11,15 @@
 # Mode: the kernel parameter klogmode=short (default) or klogmode=full,
 # which /init exports as $klogmode (tests/guest/run.sh -M).
 #
-#   part         short                      full
-#   flood        10^5 /dev/kmsg writes      10^6
-#   nf flood     10^4 packets (LOG rules)   10^4
-#   churn        500 cycles                 10^4
-#   concurrency  10 s                       60 s
+#   part         short                      full      fuzz
+#   flood        10^5 /dev/kmsg writes      10^6      as short
+#   nf flood     10^4 packets (LOG rules)   10^4      as short
+#   churn        500 cycles                 10^4      as short
+#   concurrency  10 s                       60 s      as short
+#   fuzz         the seeds of /etc/klogfuzz.seeds, 40 s each (full:
+#                60 s); fuzz: one new seed for 30 minutes
+#   faults       every allocation of every entry point (the debug
+#                kernel only: it has fault injection)
 #
 # A background "klogstress follow" copies the host's /dev/kmsg to a file
 # from the start, so that the propagated copies can be counted exactly and
@@ -24,8 +28,9 @@
 
 MODE=${klogmode:-short}
 case $MODE in
-full)	FLOOD_N=1000000 NF_N=10000 CHURN_N=10000 CONC_S=60 ;;
-*)	MODE=short FLOOD_N=100000 NF_N=10000 CHURN_N=500 CONC_S=10 ;;
+full)	FLOOD_N=1000000 NF_N=10000 CHURN_N=10000 CONC_S=60 FUZZ_S=60 ;;
+fuzz)	FLOOD_N=100000 NF_N=10000 CHURN_N=500 CONC_S=10 FUZZ_S=1800 ;;
+*)	MODE=short FLOOD_N=100000 NF_N=10000 CHURN_N=500 CONC_S=10 FUZZ_S=40 ;;
 esac
 
 PASS=0
@@ -48,7 +53,8 @@ sub() {
 	name=$1
 	tmo=$2
 	shift 2
-	timeout "$tmo" "$@" >"$T/$name.out" 2>&1
+	# KILL: the guest's shell starts commands with SIGTERM ignored
+	timeout -s KILL "$tmo" "$@" >"$T/$name.out" 2>&1
 	rc=$?
 	nres=0
 	nbad=0
@@ -60,7 +66,7 @@ sub() {
 		esac
 	done <"$T/$name.out"
 	if [ "$rc" -ne 0 ] && [ "$nbad" -eq 0 ]; then
-		not_ok "$name: exit status $rc (143: killed after ${tmo}s)"
+		not_ok "$name: exit status $rc (137: killed after ${tmo}s)"
 	elif [ $((nres + nbad)) -eq 0 ]; then
 		not_ok "$name: no result"
 	fi
@@ -321,7 +327,7 @@ U="klogns exec -u 1000 -U --"
 for a in 0:CLOSE 1:OPEN 2:READ 4:READ_CLEAR 5:CLEAR 9:SIZE_UNREAD; do
 	nr=${a%%:*} act=${a#*:}
 	expect "privilege: user namespace root, host log: syslog $act ($nr) is EPERM" \
-		EPERM timeout 10 klogns exec -u 1000 -U -- klogns rc "$nr" 4096
+		EPERM timeout -s KILL 10 klogns exec -u 1000 -U -- klogns rc "$nr" 4096
 done
 for a in 6 7 8; do
 	expect "privilege: user namespace root: console action $a is EPERM" \
@@ -347,11 +353,11 @@ echo 0 >$SC/dmesg_restrict
 # permission check is what answers
 if chmod 0444 /proc/kmsg 2>/dev/null; then
 	expect "privilege: opening /proc/kmsg (made 0444) is EPERM" EPERM \
-		timeout 10 klogns exec -u 1000 -U -- klogns proc-kmsg
+		timeout -s KILL 10 klogns exec -u 1000 -U -- klogns proc-kmsg
 	chmod 0400 /proc/kmsg
 else
 	expect "privilege: opening /proc/kmsg is refused (EACCES, mode 0400)" \
-		E13 timeout 10 klogns exec -u 1000 -U -- klogns proc-kmsg
+		E13 timeout -s KILL 10 klogns exec -u 1000 -U -- klogns proc-kmsg
 fi
 expect "privilege: one byte above kernel.syslog_ns_max_size is EINVAL" EINVAL \
 	klogns exec -u 1000 -U -- klogns newns - $(($(cat $SC/syslog_ns_max_size) + 1))
@@ -368,6 +374,83 @@ echo 3 >$UMAX
 sub quota 60 klogns exec -u 1000 -- klogstress quota 3
 echo "$umax" >$UMAX
 sub fdpass 60 klogns exec -u 1000 -- klogstress fdpass "$MARK" "HOSTPRE-$MARK"
+
+# --- 5. system call fuzzer (tests/guest/klogfuzz.c) -----------------------
+# Four workers of random calls over everything the series adds; every
+# result must be one the interface documents.  make check replays the
+# seeds of tests/guest/klogfuzz.seeds (fixed sequences per worker; the
+# interleaving varies); make guest-fuzz-long runs a new seed.  The host
+# settings the fuzzer may change are put back afterwards.
+SETTINGS="$SC/syslog_ns_propagate $SC/syslog_ns_propagate_burst
+$SC/syslog_ns_propagate_interval_ms $SC/syslog_ns_auto $SC/syslog_ns_max_size
+$SC/dmesg_restrict $UMAX $SC/printk"
+settings() {
+	for f in $SETTINGS; do
+		echo "$f=$(tr '\t' ' ' <"$f")"
+	done
+}
+settings >$T/settings
+restore_settings() {
+	while IFS='=' read -r f v; do
+		echo "$v" >"$f"
+	done <$T/settings
+	xtables-legacy-multi iptables -F OUTPUT 2>/dev/null
+}
+if [ "$MODE" = fuzz ]; then
+	seed=$((($(date +%s) + $$) % 1000000))
+	echo "$seed 4 $FUZZ_S" >$T/seeds
+else
+	sed 's/#.*//; /^ *$/d' /etc/klogfuzz.seeds |
+		awk -v s="$FUZZ_S" '{ print $1, $2, s }' >$T/seeds
+fi
+while read -r seed workers secs; do
+	echo "# fuzz: seed $seed, $workers workers, $secs s (replay: klogfuzz run $seed $workers $secs)"
+	sub "fuzz-$seed" $((secs + 300)) klogfuzz run "$seed" "$workers" "$secs" \
+		</dev/null
+	restore_settings
+done <$T/seeds
+check "fuzz: the host's settings are back" \
+	sh -c "[ \"\$(cat $T/settings)\" = '$(settings)' ]"
+no_splat "fuzz"
+
+# --- 6. fault injection (debug kernel) -------------------------------------
+# user.max_syslog_namespaces at 8: "klogfuzz quota" creates nested
+# namespaces until ENOSPC.  A namespace or ucount charge that an injected
+# failure leaked would lower the count after the run.
+quota_count() {
+	klogfuzz quota | cut -d' ' -f1
+}
+# quota_settles WANT: the count comes back to WANT (frees may be deferred)
+quota_settles() {
+	i=0
+	while [ $i -lt 10 ]; do
+		[ "$(quota_count)" = "$1" ] && return 0
+		sleep 1
+		i=$((i + 1))
+	done
+	return 1
+}
+if [ "$KMEMLEAK_ON" = 1 ]; then
+	umax=$(cat $UMAX)
+	echo 8 >$UMAX
+	expect "faults: with user.max_syslog_namespaces=8, 8 nested namespaces, then ENOSPC" \
+		"8 No space left on device" klogfuzz quota
+	klogns exec -n -- sleep 20 &
+	HOLD=$!
+	sleep 1
+	expect "faults: control: one namespace held elsewhere leaves 7" 7 quota_count
+	kill $HOLD
+	wait $HOLD 2>/dev/null
+	check "faults: control: 8 again once it is gone" quota_settles 8
+	t=$(date +%s)
+	sub faults 1500 klogfuzz faults
+	echo "# faults: $(($(date +%s) - t)) s"
+	check "faults: no namespace or ucount charge leaked (8 again)" quota_settles 8
+	echo "$umax" >$UMAX
+	no_splat "faults"
+else
+	echo "# faults: this kernel has no fault injection; make guest-reliability-debug runs them"
+fi
 
 # --- the end ----------------------------------------------------------------
 no_splat "whole run"

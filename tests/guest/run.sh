@@ -12,7 +12,8 @@
 #             image and passes klogkmemleak=1; the suites then fail unless
 #             kmemleak is there, enabled, and reports the planted leak
 #
-# Builds tests/guest/klogns.c, klogstress.c, tests/golden/capture.c
+# Builds tests/guest/klogns.c, klogstress.c, klogfuzz.c,
+# tests/golden/capture.c
 # (the child-vs-host golden check), the installed tool
 # tools/syslogns/syslogns.c and the series' kselftest
 # (syslog_ns_test, from its patch) with gcc -static, makes an
@@ -91,6 +92,8 @@ gcc -static -O2 -Wall -Wextra -Werror -o "$bin/klogns" "$HERE/klogns.c"
 gcc -static -O2 -Wall -Wextra -Werror -o "$bin/capture" "$REPO/tests/golden/capture.c"
 gcc -static -O2 -Wall -Wextra -Werror -I "$REPO/tests/common" \
 	-o "$bin/klogstress" "$HERE/klogstress.c" "$REPO/tests/common/selfcheck.c"
+gcc -static -O2 -Wall -Wextra -Werror -pthread -o "$bin/klogfuzz" \
+	"$HERE/klogfuzz.c"
 gcc -static -O2 -Wall -Wextra -Werror -o "$bin/syslogns" \
 	"$REPO/tools/syslogns/syslogns.c"
 # The series' own kselftest (tools/testing/selftests/syslog_ns/), taken
@@ -131,6 +134,7 @@ fi
 	-f "$HERE/$suite.sh:/etc/$suite.sh" \
 	-f "$HERE/tap.sh:/etc/tap.sh" \
 	-f "$HERE/runtimes.sh:/etc/runtimes.sh" \
+	-f "$HERE/klogfuzz.seeds:/etc/klogfuzz.seeds" \
 	-f "$REPO/tests/golden/main.ops:/golden/main.ops" \
 	-f "$HERE/golden_norm.awk:/golden/golden_norm.awk" \
 	-f "$XT/libxt_LOG.so:$XT/libxt_LOG.so" \
@@ -138,6 +142,7 @@ fi
 	-f "$XT/libipt_icmp.so:$XT/libipt_icmp.so" \
 	"${kfiles[@]}" \
 	-c "sh /etc/$suite.sh" "$bin/klogns" "$bin/capture" "$bin/klogstress" \
+	"$bin/klogfuzz" \
 	"$bin/syslog_ns_test" "$bin/syslogns" /usr/sbin/xtables-legacy-multi \
 	/usr/bin/unshare /usr/bin/bwrap /usr/bin/crun
 set +e

@@ -1115,7 +1115,7 @@ check "dmesg -c: control: host_kept catches a host log that lost its last line" 
 # and not the host's record written between them.
 rm -f $RT/w.out $RT/w.ready $RT/w.host
 cat >$RT/follow.sh <<EOF
-timeout 60 /usr/bin/dmesg -w >$RT/w.out 2>&1 &
+timeout -s KILL 60 /usr/bin/dmesg -w >$RT/w.out 2>&1 &
 wpid=\$!
 echo '<6>FOLLOW1-$MARK' >/dev/kmsg
 for i in \$(seq 100); do grep -q FOLLOW1 $RT/w.out && break; sleep 0.1; done

@@ -95,8 +95,12 @@ void klog_plat_scratch_put(char *buf);
 #define kl_scratch_get() klog_plat_scratch_get()
 #define kl_scratch_put(b) klog_plat_scratch_put(b)
 
-/* Memory is charged to the caller's memory cgroup.  May sleep. */
-#define kl_alloc(n) kvzalloc((n), GFP_KERNEL_ACCOUNT)
+/*
+ * Memory is charged to the caller's memory cgroup.  May sleep.  A ring's
+ * size is chosen by a container: a failure is the caller's ENOMEM, not a
+ * warning with a stack trace in the host log.
+ */
+#define kl_alloc(n) kvzalloc((n), GFP_KERNEL_ACCOUNT | __GFP_NOWARN)
 #define kl_free(p) kvfree(p)
 
 #define kl_clock_ns() local_clock()

@@ -1,0 +1,1163 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * klogfuzz - the in-guest system call fuzzer and fault injector of the
+ * syslog namespace series (tests/guest/reliability.sh, parts 5 and 6).
+ *
+ * Built with "gcc -static" by tests/guest/run.sh.  Prints TAP-style
+ * "ok - " / "not ok - " lines and "# " comments, as klogstress does.
+ *
+ *   klogfuzz run SEED WORKERS SECONDS [OPS]
+ *       WORKERS processes, each a random sequence of calls drawn from its
+ *       own generator (seeded by SEED and its number), until SECONDS have
+ *       passed or it has made OPS calls: namespace creation (unshare,
+ *       clone3, with and without CLONE_NEWUSER/CLONE_NEWNET), setns by
+ *       ns file and by pidfd, every syslog(2) action with random
+ *       arguments, /dev/kmsg and /proc/kmsg open/read/write/llseek/poll
+ *       with random sizes and flags, the syslog sysctls with random
+ *       values, the nsfs ioctls, fork (the child inherits the open files:
+ *       files passed between namespaces), threads, signals sent to a
+ *       blocked reader, and packets through an iptables LOG rule in a
+ *       network namespace of the worker's.  Every call's result must be
+ *       one the interface documents (its allowed errno list below); a
+ *       worker that dies of a signal, or a call that returns anything
+ *       else, is a failure, named with the seed, worker and call number
+ *       so that "run SEED WORKERS SECONDS OPS" replays that worker's
+ *       sequence.
+ *   klogfuzz faults
+ *       For each entry point the series adds, fail its 1st, 2nd, ...
+ *       allocation (/proc/thread-self/fail-nth, with failslab and
+ *       fail_page_alloc armed through debugfs) until the call succeeds.
+ *       Each injected failure must return ENOMEM (fault_errno_ok() lists
+ *       the exceptions) and leave the caller as it was (same syslog
+ *       namespace, same number of open files).  Prints how many failure
+ *       points each entry point has.
+ *   klogfuzz quota
+ *       How many nested syslog namespaces this process can create before
+ *       ENOSPC (user.max_syslog_namespaces): a leaked namespace or ucount
+ *       charge lowers it.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <linux/nsfs.h>
+#include <linux/sched.h>
+#include <netinet/in.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/time.h>
+#include <sys/types.h>
+#include <sys/uio.h>
+#include <sys/wait.h>
+#include <net/if.h>
+#include <unistd.h>
+
+#include "syslog_ns.h"
+
+#ifndef NS_GET_NSTYPE
+#define NS_GET_NSTYPE _IO(NSIO, 0x3)
+#endif
+#ifndef NS_GET_OWNER_UID
+#define NS_GET_OWNER_UID _IO(NSIO, 0x4)
+#endif
+
+/* ---- the generator: splitmix64, one per worker ------------------------- */
+
+static __thread uint64_t rng_state;
+
+static uint64_t rnd64(void)
+{
+	uint64_t z = (rng_state += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+static unsigned int rnd(unsigned int n)
+{
+	return n ? (unsigned int)(rnd64() % n) : 0;
+}
+
+/* ---- results: counters shared by every worker (MAP_SHARED) -------------- */
+
+enum op {
+	OP_UNSHARE, OP_CLONE3, OP_SETNS_FILE, OP_SETNS_PIDFD, OP_SYSLOG,
+	OP_OPEN_KMSG, OP_OPEN_PROC_KMSG, OP_READ, OP_WRITE, OP_LSEEK,
+	OP_POLL, OP_CLOSE, OP_FORK, OP_REAP, OP_SYSCTL, OP_NS_IOCTL,
+	OP_PACKET, OP_THREADS, OP_SIGNAL, OP_N
+};
+
+static const char *const op_name[OP_N] = {
+	"unshare", "clone3", "setns-file", "setns-pidfd", "syslog",
+	"open-kmsg", "open-proc-kmsg", "read", "write", "llseek",
+	"poll", "close", "fork", "reap", "sysctl", "ns-ioctl",
+	"packet", "threads", "signal",
+};
+
+/*
+ * What each call may return besides success: the errno values its
+ * documentation lists (docs/kernel-interface.md, and the man pages of
+ * the calls for the generic ones: EBADF on a file opened for the other
+ * direction, EFAULT for a bad pointer, EINTR for the alarm that ends a
+ * blocking read).  ENOMEM is allowed everywhere.
+ */
+static const int allowed[OP_N][12] = {
+	[OP_UNSHARE] = { EINVAL, EPERM, ENOSPC, EUSERS },
+	[OP_CLONE3] = { EINVAL, EPERM, ENOSPC, EUSERS, EAGAIN },
+	[OP_SETNS_FILE] = { EINVAL, EPERM, ENOENT, ESRCH, EACCES },
+	[OP_SETNS_PIDFD] = { EINVAL, EPERM, ESRCH },
+	[OP_SYSLOG] = { EINVAL, EPERM, EFAULT, EINTR, EAGAIN },
+	[OP_OPEN_KMSG] = { EPERM, EACCES },
+	[OP_OPEN_PROC_KMSG] = { EPERM, EACCES },
+	[OP_READ] = { EAGAIN, EINTR, EINVAL, EPIPE, EFAULT, EBADF, EPERM },
+	[OP_WRITE] = { EINVAL, EBADF, EFAULT, EPERM },
+	/* ENXIO: SEEK_DATA, SEEK_HOLE; EBADF: a thread closed the file */
+	[OP_LSEEK] = { EINVAL, ESPIPE, ENXIO, EBADF },
+	[OP_POLL] = { 0 },
+	[OP_CLOSE] = { 0 },
+	[OP_FORK] = { EAGAIN },
+	[OP_REAP] = { ECHILD },
+	[OP_SYSCTL] = { EINVAL, EPERM, EACCES, EBUSY, ENOENT, EBADF },
+	[OP_NS_IOCTL] = { EPERM, ENOTTY, EINVAL, EFAULT },
+	[OP_PACKET] = { ENETUNREACH, EPERM, ECONNREFUSED },
+	[OP_THREADS] = { EAGAIN },
+	[OP_SIGNAL] = { EAGAIN },
+};
+
+#define NERR 134	/* errno values counted (0: success) */
+
+struct shared {
+	unsigned long calls[OP_N][NERR];
+	unsigned long bad;		/* calls with an undocumented result */
+	char first_bad[256];		/* the first one, for the report */
+};
+static struct shared *sh;
+
+static int seed_no, worker_no;
+static unsigned long call_no;
+static int trace;		/* KLOGFUZZ_TRACE=1: each call on stderr first */
+
+#define TRACE(fmt, ...)							\
+	do {								\
+		if (trace)						\
+			dprintf(2, "w%d.%lu " fmt "\n", worker_no,	\
+				call_no, __VA_ARGS__);			\
+	} while (0)
+
+static void record(enum op op, int err)
+{
+	int i, ok = err == 0 || err == ENOMEM;
+
+	for (i = 0; !ok && i < 12 && allowed[op][i]; i++)
+		ok = allowed[op][i] == err;
+	__atomic_add_fetch(&sh->calls[op][err < NERR ? err : NERR - 1], 1,
+			   __ATOMIC_RELAXED);
+	if (!ok && __atomic_add_fetch(&sh->bad, 1, __ATOMIC_RELAXED) == 1)
+		snprintf(sh->first_bad, sizeof(sh->first_bad),
+			 "seed %d worker %d call %lu: %s failed with errno %d (%s), which its interface does not document",
+			 seed_no, worker_no, call_no, op_name[op], err,
+			 strerror(err));
+}
+
+/* A failure that is not an errno: a crashed child, a wrong answer. */
+static void bad(const char *what)
+{
+	if (__atomic_add_fetch(&sh->bad, 1, __ATOMIC_RELAXED) == 1)
+		snprintf(sh->first_bad, sizeof(sh->first_bad),
+			 "seed %d worker %d call %lu: %s", seed_no, worker_no,
+			 call_no, what);
+}
+
+/* ---- the worker's state ------------------------------------------------- */
+
+#define NFD 12
+static int fds[NFD];
+static char buf[16384];
+static char *big;		/* 1 MiB, then a page that faults */
+#define BIG (1 << 20)
+static ino_t init_net_ino;
+
+static void add_fd(int fd)
+{
+	int i = rnd(NFD);
+
+	if (fds[i] >= 0)
+		close(fds[i]);
+	fds[i] = fd;
+}
+
+static int any_fd(void)
+{
+	int i, start = rnd(NFD);
+
+	for (i = 0; i < NFD; i++)
+		if (fds[(start + i) % NFD] >= 0)
+			return fds[(start + i) % NFD];
+	return -1;
+}
+
+static volatile sig_atomic_t alarms;
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+	alarms++;
+}
+
+/*
+ * Interrupt whatever blocks within @ms milliseconds (no SA_RESTART), and
+ * again every @ms until disarm(): a single expiry could come before the
+ * call blocks (a slow guest), and the call would then block for good.
+ */
+static void arm(int ms)
+{
+	struct itimerval it = {
+		.it_value = { 0, ms * 1000 },
+		.it_interval = { 0, ms * 1000 },
+	};
+
+	setitimer(ITIMER_REAL, &it, NULL);
+}
+
+static void disarm(void)
+{
+	struct itimerval it = { 0 };
+
+	setitimer(ITIMER_REAL, &it, NULL);
+}
+
+/* After unshare(CLONE_NEWUSER): be root in it, mapped to our uid. */
+static void map_root(uid_t uid, gid_t gid)
+{
+	char m[64];
+	int fd;
+
+	fd = open("/proc/self/setgroups", O_WRONLY);
+	if (fd >= 0) {
+		if (write(fd, "deny", 4) < 0)
+			(void)0;
+		close(fd);
+	}
+	snprintf(m, sizeof(m), "0 %u 1", uid);
+	fd = open("/proc/self/uid_map", O_WRONLY);
+	if (fd >= 0) {
+		if (write(fd, m, strlen(m)) < 0)
+			(void)0;
+		close(fd);
+	}
+	snprintf(m, sizeof(m), "0 %u 1", gid);
+	fd = open("/proc/self/gid_map", O_WRONLY);
+	if (fd >= 0) {
+		if (write(fd, m, strlen(m)) < 0)
+			(void)0;
+		close(fd);
+	}
+}
+
+static ino_t net_ino(void)
+{
+	struct stat st;
+
+	return stat("/proc/self/ns/net", &st) ? 0 : st.st_ino;
+}
+
+static unsigned long ns_flags(void)
+{
+	unsigned long f = CLONE_NEWSYSLOG;
+
+	if (!rnd(4))
+		f |= CLONE_NEWUSER;
+	if (!rnd(4))
+		f |= CLONE_NEWNET;
+	if (!rnd(8))
+		f |= CLONE_NEWUTS;
+	return f;
+}
+
+static void child_ops(int n);
+
+static long sys_clone3(struct clone_args *ca)
+{
+	return syscall(SYS_clone3, ca, sizeof(*ca));
+}
+
+static int sys_pidfd_open(pid_t pid)
+{
+	return (int)syscall(SYS_pidfd_open, pid, 0);
+}
+
+static pid_t some_pid(void)
+{
+	switch (rnd(4)) {
+	case 0: return getpid();
+	case 1: return getppid();
+	case 2: return 1;
+	default: return getpid() + 1 + (pid_t)rnd(8);
+	}
+}
+
+/* A random text for /dev/kmsg: prefixes, control bytes, newlines. */
+static size_t random_text(char *p, size_t max)
+{
+	static const char *const pre[] = {
+		"", "<1>", "<7>", "<13>", "<191>", "<-1>", "<99999999>", "<",
+		"<6", "\n", "\x01" "4", "<14>[ns:1] ",
+	};
+	size_t n = rnd(4) ? rnd(200) : rnd(max), i = 0, k;
+	const char *s = pre[rnd(sizeof(pre) / sizeof(pre[0]))];
+
+	if (n > max)
+		n = max;
+	k = strlen(s);
+	if (k > n)
+		k = n;
+	memcpy(p, s, k);
+	for (i = k; i < n; i++) {
+		switch (rnd(16)) {
+		case 0: p[i] = '\n'; break;
+		case 1: p[i] = (char)rnd(32); break;
+		case 2: p[i] = (char)(0x80 + rnd(128)); break;
+		default: p[i] = (char)('a' + rnd(26)); break;
+		}
+	}
+	return n;
+}
+
+static const char *const sysctls[] = {
+	"kernel/syslog_ns_tag", "kernel/syslog_ns_size",
+	"kernel/syslog_ns_propagate", "kernel/syslog_ns_propagate_burst",
+	"kernel/syslog_ns_propagate_interval_ms", "kernel/syslog_ns_auto",
+	"kernel/syslog_ns_max_size", "kernel/syslog_ns_stats",
+	"kernel/dmesg_restrict", "user/max_syslog_namespaces",
+};
+
+/* Values: valid and invalid, none that sizes a ring above 1 MiB. */
+static const char *const values[] = {
+	"0", "1", "2", "3", "-1", "4096", "65536", "131072", "1048576",
+	"99999999999999999999", "abc", "", "\n", "fz", "fz.1-x_y",
+	"0123456789012345678901234567890123", "a b", "10", "5000", "7",
+	"128", "4",
+};
+
+static void do_op(enum op op)
+{
+	long r = 0;
+	int fd, e = 0;
+
+	call_no++;
+	TRACE("%s", op_name[op]);
+	switch (op) {
+	case OP_UNSHARE: {
+		unsigned long f = ns_flags();
+		uid_t u = getuid();
+		gid_t g = getgid();
+
+		r = unshare((int)f);
+		e = errno;
+		if (!r && (f & CLONE_NEWUSER))
+			map_root(u, g);
+		break;
+	}
+	case OP_CLONE3: {
+		struct clone_args ca = {
+			.flags = ns_flags(),
+			.exit_signal = SIGCHLD,
+		};
+		uid_t u = getuid();
+		gid_t g = getgid();
+
+		r = sys_clone3(&ca);
+		e = errno;
+		if (r == 0) {
+			if (ca.flags & CLONE_NEWUSER)
+				map_root(u, g);
+			child_ops(1 + rnd(6));
+			_exit(0);
+		}
+		if (r > 0)
+			r = 0;
+		break;
+	}
+	case OP_SETNS_FILE: {
+		char path[64];
+		static const int types[] = { 0, CLONE_NEWSYSLOG, CLONE_NEWNET,
+					     CLONE_NEWSYSLOG | CLONE_NEWNET };
+
+		snprintf(path, sizeof(path), "/proc/%d/ns/syslog", some_pid());
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0) {
+			r = -1;
+			e = errno;
+			break;
+		}
+		r = setns(fd, types[rnd(4)]);
+		e = errno;
+		if (rnd(2))
+			add_fd(fd);	/* an ns file in the pool */
+		else
+			close(fd);
+		break;
+	}
+	case OP_SETNS_PIDFD: {
+		static const int types[] = { 0, CLONE_NEWSYSLOG,
+					     CLONE_NEWSYSLOG | CLONE_NEWNET,
+					     CLONE_NEWSYSLOG | CLONE_NEWUSER,
+					     CLONE_NEWSYSLOG | CLONE_NEWUTS };
+
+		fd = sys_pidfd_open(some_pid());
+		if (fd < 0) {
+			r = -1;
+			e = errno;
+			if (e == ESRCH)
+				e = 0;	/* no such process: nothing to test */
+			break;
+		}
+		r = setns(fd, types[rnd(5)]);
+		e = errno;
+		close(fd);
+		break;
+	}
+	case OP_SYSLOG: {
+		static const long lens[] = { -1, 0, 1, 7, 100, 4096,
+					     sizeof(buf), 1 << 20, INT_MAX };
+		int type = (int)rnd(16) - 2;
+		long len = lens[rnd(sizeof(lens) / sizeof(lens[0]))];
+		char *p = buf;
+
+		if (type == 6 || type == 7 || type == 8)
+			type = 9;	/* the console is the harness's */
+		/*
+		 * A length past the buffer must not let the kernel write over
+		 * this process: long reads go to big, whose end faults.
+		 */
+		if (len > (long)sizeof(buf))
+			p = big;
+		switch (rnd(6)) {
+		case 0: p = NULL; break;
+		case 1: p = (char *)1; break;
+		case 2: p = big + BIG - 16; break;	/* EFAULT part way */
+		}
+		TRACE("syslog(%d, %p, %ld)", type, (void *)p, len);
+		arm(20);
+		r = syscall(SYS_syslog, type, p, len);
+		e = errno;
+		disarm();
+		break;
+	}
+	case OP_OPEN_KMSG: {
+		static const int modes[] = { O_RDONLY, O_WRONLY, O_RDWR };
+
+		fd = open("/dev/kmsg", modes[rnd(3)] | (rnd(2) ? O_NONBLOCK : 0) |
+			  O_CLOEXEC);
+		if (fd < 0) {
+			r = -1;
+			e = errno;
+		} else {
+			add_fd(fd);
+		}
+		break;
+	}
+	case OP_OPEN_PROC_KMSG:
+		fd = open("/proc/kmsg", O_RDONLY | O_CLOEXEC |
+			  (rnd(2) ? O_NONBLOCK : 0));
+		if (fd < 0) {
+			r = -1;
+			e = errno;
+		} else {
+			add_fd(fd);
+		}
+		break;
+	case OP_READ: {
+		size_t n = rnd(3) ? rnd(2048) : rnd(sizeof(buf));
+
+		fd = any_fd();
+		if (fd < 0)
+			break;
+		arm(20);
+		r = read(fd, rnd(16) ? buf : (char *)8, n);
+		e = errno;
+		disarm();
+		break;
+	}
+	case OP_WRITE: {
+		size_t n;
+
+		fd = any_fd();
+		if (fd < 0)
+			break;
+		n = random_text(buf, rnd(8) ? 1100 : sizeof(buf));
+		if (rnd(3)) {
+			r = write(fd, buf, n);
+		} else {
+			struct iovec iov[2] = {
+				{ buf, n / 2 }, { buf + n / 2, n - n / 2 },
+			};
+
+			r = writev(fd, iov, 2);
+		}
+		e = errno;
+		break;
+	}
+	case OP_LSEEK: {
+		static const off_t offs[] = { 0, 1, -1, 4096, LLONG_MAX };
+
+		fd = any_fd();
+		if (fd < 0)
+			break;
+		{
+			off_t o = offs[rnd(5)];
+			int wh = (int)rnd(6);
+
+			TRACE("lseek(%d, %lld, %d)", fd, (long long)o, wh);
+			r = lseek(fd, o, wh);
+		}
+		e = errno;
+		break;
+	}
+	case OP_POLL: {
+		struct pollfd p = { .fd = any_fd(), .events = POLLIN | POLLPRI };
+
+		if (p.fd < 0)
+			break;
+		r = poll(&p, 1, 0);
+		e = errno;
+		break;
+	}
+	case OP_CLOSE: {
+		int i = rnd(NFD);
+
+		if (fds[i] >= 0)
+			close(fds[i]);
+		fds[i] = -1;
+		break;
+	}
+	case OP_FORK:
+		r = fork();
+		e = errno;
+		if (r == 0) {
+			child_ops(1 + rnd(8));
+			_exit(0);
+		}
+		if (r > 0)
+			r = 0;
+		break;
+	case OP_REAP: {
+		int st;
+
+		r = waitpid(-1, &st, WNOHANG);
+		e = errno;
+		if (r > 0 && WIFSIGNALED(st))
+			bad("a child process died of a signal");
+		if (r > 0)
+			r = 0;
+		break;
+	}
+	case OP_SYSCTL: {
+		char path[96];
+		const char *v = values[rnd(sizeof(values) / sizeof(values[0]))];
+
+		snprintf(path, sizeof(path), "/proc/sys/%s",
+			 sysctls[rnd(sizeof(sysctls) / sizeof(sysctls[0]))]);
+		TRACE("sysctl %s '%s'", path, v);
+		fd = open(path, (rnd(3) ? O_WRONLY : O_RDONLY) | O_CLOEXEC);
+		if (fd < 0) {
+			r = -1;
+			e = errno;
+			break;
+		}
+		r = rnd(2) ? write(fd, v, strlen(v)) : read(fd, buf, 256);
+		e = errno;
+		close(fd);
+		break;
+	}
+	case OP_NS_IOCTL: {
+		static const unsigned long cmds[] = {
+			NS_GET_NSTYPE, NS_GET_PARENT, NS_GET_USERNS,
+			NS_GET_OWNER_UID, _IO(NSIO, 0x7f),
+		};
+		unsigned long cmd = cmds[rnd(5)];
+		uid_t uid;
+
+		fd = open("/proc/self/ns/syslog", O_RDONLY | O_CLOEXEC);
+		if (fd < 0) {
+			r = -1;
+			e = errno;
+			break;
+		}
+		r = ioctl(fd, cmd, cmd == NS_GET_OWNER_UID && rnd(2) ?
+			  (void *)&uid : (void *)8);
+		e = errno;
+		if ((cmd == NS_GET_PARENT || cmd == NS_GET_USERNS) && r >= 0)
+			close((int)r);
+		if (cmd == NS_GET_NSTYPE && r >= 0 && r != CLONE_NEWSYSLOG)
+			bad("NS_GET_NSTYPE is not CLONE_NEWSYSLOG");
+		close(fd);
+		break;
+	}
+	case OP_PACKET: {
+		/* lo up, a LOG rule (once in a while), one UDP datagram */
+		struct ifreq ifr = { .ifr_name = "lo" };
+		struct sockaddr_in to = {
+			.sin_family = AF_INET,
+			.sin_port = htons(9),
+			.sin_addr.s_addr = htonl(INADDR_LOOPBACK),
+		};
+		int s = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+
+		if (s < 0)
+			break;
+		if (!ioctl(s, SIOCGIFFLAGS, &ifr) && !(ifr.ifr_flags & IFF_UP)) {
+			ifr.ifr_flags |= IFF_UP;
+			ioctl(s, SIOCSIFFLAGS, &ifr);
+		}
+		if (!rnd(16) && net_ino() != init_net_ino) {
+			pid_t p = fork();
+
+			if (p == 0) {
+				int nul = open("/dev/null", O_WRONLY);
+
+				dup2(nul, 1);
+				dup2(nul, 2);
+				execlp("xtables-legacy-multi", "iptables", "-A",
+				       "OUTPUT", "-p", "udp", "-j", "LOG",
+				       "--log-prefix", "FZ ", (char *)NULL);
+				_exit(127);
+			}
+			if (p > 0)
+				waitpid(p, NULL, 0);
+		}
+		r = sendto(s, "x", 1, 0, (struct sockaddr *)&to, sizeof(to));
+		e = errno;
+		close(s);
+		break;
+	}
+	case OP_THREADS:
+		r = 0;
+		break;	/* run_threads() below: needs no state here */
+	case OP_SIGNAL: {
+		/* a reader blocked in the kernel, then a signal */
+		static const int sigs[] = { SIGKILL, SIGTERM, SIGSTOP, SIGALRM };
+		int sig = sigs[rnd(4)], how = rnd(3);
+		pid_t p = fork();
+
+		if (p < 0) {
+			r = -1;
+			e = errno;
+			break;
+		}
+		if (p == 0) {
+			signal(SIGTERM, SIG_DFL);
+			if (how == 0) {
+				syscall(SYS_syslog, 2, buf, 64);
+			} else {
+				fd = open(how == 1 ? "/dev/kmsg" : "/proc/kmsg",
+					  O_RDONLY);
+				if (fd >= 0) {
+					lseek(fd, 0, SEEK_END);
+					while (read(fd, buf, sizeof(buf)) > 0)
+						;
+				}
+			}
+			_exit(0);
+		}
+		usleep(1000 * (1 + rnd(5)));
+		kill(p, sig);
+		if (sig == SIGSTOP) {
+			usleep(1000);
+			kill(p, SIGCONT);
+		}
+		/*
+		 * A signal that came before the child set its handlers may
+		 * have been handled and gone: the child would read forever.
+		 */
+		usleep(1000);
+		kill(p, SIGKILL);
+		waitpid(p, NULL, 0);
+		break;
+	}
+	case OP_N:
+		break;
+	}
+	record(op, r < 0 ? e : 0);
+}
+
+/*
+ * Two threads on the worker's open files: writes, polls, seeks and
+ * closes on the shared ones, reads on a nonblocking /dev/kmsg of their
+ * own (the interval timer that ends a blocking read is per process).
+ */
+static void *thread_ops(void *arg)
+{
+	int i, fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	char tb[2048];
+
+	rng_state = (uint64_t)(uintptr_t)arg;
+	for (i = 0; i < 8; i++) {
+		switch (rnd(5)) {
+		case 0:
+			if (fd >= 0) {
+				long r = read(fd, tb, rnd(sizeof(tb)));
+
+				record(OP_READ, r < 0 ? errno : 0);
+			}
+			break;
+		case 1: do_op(OP_WRITE); break;
+		case 2: do_op(OP_POLL); break;
+		case 3: do_op(OP_LSEEK); break;
+		default: do_op(OP_CLOSE); break;
+		}
+	}
+	if (fd >= 0)
+		close(fd);
+	return NULL;
+}
+
+static void run_threads(void)
+{
+	pthread_t t[2];
+	int i, n = 0;
+
+	for (i = 0; i < 2; i++)
+		if (!pthread_create(&t[i], NULL, thread_ops,
+				    (void *)(uintptr_t)rnd(1000)))
+			n++;
+	for (i = 0; i < n; i++)
+		pthread_join(t[i], NULL);
+}
+
+static enum op pick(void)
+{
+	/* weights: the file operations more often than creation */
+	static const enum op w[] = {
+		OP_UNSHARE, OP_CLONE3, OP_SETNS_FILE, OP_SETNS_PIDFD,
+		OP_SYSLOG, OP_SYSLOG, OP_OPEN_KMSG, OP_OPEN_KMSG,
+		OP_OPEN_PROC_KMSG, OP_READ, OP_READ, OP_READ, OP_WRITE,
+		OP_WRITE, OP_WRITE, OP_LSEEK, OP_POLL, OP_CLOSE, OP_FORK,
+		OP_REAP, OP_REAP, OP_SYSCTL, OP_SYSCTL, OP_NS_IOCTL,
+		OP_PACKET, OP_THREADS, OP_SIGNAL,
+	};
+
+	return w[rnd(sizeof(w) / sizeof(w[0]))];
+}
+
+static void child_ops(int n)
+{
+	while (n--) {
+		enum op op = pick();
+
+		if (op == OP_FORK || op == OP_CLONE3 || op == OP_THREADS)
+			op = OP_WRITE;	/* no grandchildren */
+		do_op(op);
+	}
+}
+
+static int worker(unsigned long ops, time_t end)
+{
+	unsigned long i;
+	struct sigaction sa = { .sa_handler = on_alarm };
+
+	sigaction(SIGALRM, &sa, NULL);	/* no SA_RESTART */
+	signal(SIGPIPE, SIG_IGN);
+	signal(SIGTERM, SIG_DFL);	/* the shell may have ignored it */
+	for (i = 0; i < NFD; i++)
+		fds[i] = -1;
+	for (i = 0; !ops || i < ops; i++) {
+		enum op op = pick();
+
+		if (!ops && time(NULL) >= end)
+			break;
+		if (op == OP_THREADS) {
+			call_no++;
+			run_threads();
+			record(OP_THREADS, 0);
+			continue;
+		}
+		do_op(op);
+	}
+	while (waitpid(-1, NULL, 0) > 0)
+		;
+	return 0;
+}
+
+static int cmd_run(int argc, char **argv)
+{
+	int workers, i, bad_exit = 0;
+	unsigned long ops = 0, total = 0, pairs = 0;
+	time_t t0 = time(NULL), secs;
+
+	if (argc < 3)
+		return 2;
+	seed_no = atoi(argv[0]);
+	workers = atoi(argv[1]);
+	secs = atol(argv[2]);
+	if (argc > 3)
+		ops = strtoul(argv[3], NULL, 0);
+	trace = getenv("KLOGFUZZ_TRACE") != NULL;
+	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE,
+		  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	big = mmap(NULL, BIG + 4096, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (sh == MAP_FAILED || big == MAP_FAILED ||
+	    mprotect(big + BIG, 4096, PROT_NONE))
+		return 2;
+	init_net_ino = net_ino();
+	for (i = 0; i < workers; i++) {
+		pid_t p = fork();
+
+		if (p == 0) {
+			worker_no = i;
+			rng_state = ((uint64_t)seed_no << 20) ^ (uint64_t)i;
+			_exit(worker(ops, t0 + secs));
+		}
+	}
+	for (i = 0; i < workers; i++) {
+		int st;
+		pid_t p = wait(&st);
+
+		if (p > 0 && !(WIFEXITED(st) && WEXITSTATUS(st) == 0)) {
+			printf("# fuzz: worker pid %d ended with status 0x%x\n",
+			       p, st);
+			bad_exit++;
+		}
+	}
+	secs = time(NULL) - t0;
+	for (i = 0; i < OP_N; i++) {
+		unsigned long n = 0;
+		int e;
+
+		for (e = 0; e < NERR; e++) {
+			n += sh->calls[i][e];
+			pairs += sh->calls[i][e] != 0;
+		}
+		total += n;
+		printf("# fuzz: %-15s %8lu calls", op_name[i], n);
+		for (e = 0; e < NERR; e++)
+			if (sh->calls[i][e])
+				printf(" %s=%lu", e ? strerror(e) : "ok",
+				       sh->calls[i][e]);
+		printf("\n");
+	}
+	printf("# fuzz: seed %d, %d workers, %ld s: %lu calls (%lu a minute), %lu distinct (call, result) pairs\n",
+	       seed_no, workers, (long)secs, total,
+	       secs ? total * 60 / (unsigned long)secs : total, pairs);
+	printf("%s - fuzz seed %d: every call returned what its interface documents\n",
+	       sh->bad ? "not ok" : "ok", seed_no);
+	if (sh->bad)
+		printf("# %lu such calls; the first: %s\n", sh->bad,
+		       sh->first_bad);
+	printf("%s - fuzz seed %d: every worker ended normally\n",
+	       bad_exit ? "not ok" : "ok", seed_no);
+	printf("%s - fuzz seed %d: the workers made calls\n",
+	       total >= (unsigned long)workers * 10 ? "ok" : "not ok", seed_no);
+	return sh->bad || bad_exit;
+}
+
+/* ---- fault injection ------------------------------------------------------ */
+
+static int write_file(const char *path, const char *val)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC), r;
+
+	if (fd < 0)
+		return -1;
+	r = write(fd, val, strlen(val)) == (ssize_t)strlen(val) ? 0 : -1;
+	close(fd);
+	return r;
+}
+
+static unsigned long ns_ino(void)
+{
+	struct stat st;
+
+	return stat("/proc/self/ns/syslog", &st) ? 0 : st.st_ino;
+}
+
+static int count_fds(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *de;
+	int n = 0;
+
+	if (!d)
+		return -1;
+	while ((de = readdir(d)))
+		n++;
+	closedir(d);
+	return n;
+}
+
+enum entry {
+	E_UNSHARE, E_UNSHARE_NET, E_UNSHARE_USER, E_CLONE3, E_SETNS_FILE,
+	E_SETNS_PIDFD, E_OPEN_KMSG, E_OPEN_PROC_KMSG, E_WRITE_KMSG,
+	E_READ_KMSG, E_SYSCTL_SIZE, E_SYSCTL_TAG, E_SYSLOG_READ_ALL,
+	E_N
+};
+
+static const char *const entry_name[E_N] = {
+	"unshare(CLONE_NEWSYSLOG)", "unshare(CLONE_NEWSYSLOG|CLONE_NEWNET)",
+	"unshare(CLONE_NEWSYSLOG|CLONE_NEWUSER)", "clone3(CLONE_NEWSYSLOG)",
+	"setns(ns file)", "setns(pidfd)", "open(/dev/kmsg)",
+	"open(/proc/kmsg)", "write(/dev/kmsg)", "read(/dev/kmsg)",
+	"kernel.syslog_ns_size", "kernel.syslog_ns_tag",
+	"syslog(READ_ALL)",
+};
+
+/*
+ * One try in a fresh child: prepare without faults, fail the @nth
+ * allocation of the call, check the aftermath.  Writes "INJECTED RC
+ * ERRNO SAME" to @out: whether the nth allocation was reached, the
+ * call's result, and whether a failed call left the caller as it was.
+ */
+static void one_try(enum entry en, int nth, int out, pid_t holder)
+{
+	char nthbuf[16], path[64];
+	unsigned long ino0;
+	int fd = -1, fds0, rc, err, same = 1, failfd;
+	ssize_t k;
+
+	/* the calls that act inside a namespace get a fresh one first */
+	if (en >= E_OPEN_KMSG && syslog_ns_new(NULL, 0))
+		_exit(3);
+	if (en == E_WRITE_KMSG || en == E_READ_KMSG) {
+		fd = open("/dev/kmsg", O_RDWR | O_NONBLOCK);
+		if (fd < 0 || write(fd, "<6>fault-prep", 13) != 13)
+			_exit(3);
+	}
+	if (en == E_SETNS_FILE || en == E_SETNS_PIDFD) {
+		snprintf(path, sizeof(path), "/proc/%d/ns/syslog", holder);
+		fd = en == E_SETNS_FILE ? open(path, O_RDONLY) :
+					  sys_pidfd_open(holder);
+		if (fd < 0)
+			_exit(3);
+	}
+	failfd = open("/proc/thread-self/fail-nth", O_RDWR);
+	if (failfd < 0)
+		_exit(4);
+	ino0 = ns_ino();
+	fds0 = count_fds();
+	snprintf(nthbuf, sizeof(nthbuf), "%d", nth);
+	if (write(failfd, nthbuf, strlen(nthbuf)) < 0)
+		_exit(4);
+
+	switch (en) {
+	case E_UNSHARE:
+		rc = unshare(CLONE_NEWSYSLOG);
+		break;
+	case E_UNSHARE_NET:
+		rc = unshare(CLONE_NEWSYSLOG | CLONE_NEWNET);
+		break;
+	case E_UNSHARE_USER:
+		rc = unshare(CLONE_NEWSYSLOG | CLONE_NEWUSER);
+		break;
+	case E_CLONE3: {
+		struct clone_args ca = {
+			.flags = CLONE_NEWSYSLOG, .exit_signal = SIGCHLD,
+		};
+		long p = sys_clone3(&ca);
+
+		if (p == 0)
+			_exit(0);
+		rc = p < 0 ? -1 : 0;
+		break;
+	}
+	case E_SETNS_FILE:
+	case E_SETNS_PIDFD:
+		rc = setns(fd, CLONE_NEWSYSLOG);
+		break;
+	case E_OPEN_KMSG:
+	case E_OPEN_PROC_KMSG:
+		rc = open(en == E_OPEN_KMSG ? "/dev/kmsg" : "/proc/kmsg",
+			  O_RDONLY | O_NONBLOCK);
+		break;
+	case E_WRITE_KMSG:
+		rc = (int)write(fd, "<5>fault-write", 14);
+		break;
+	case E_READ_KMSG:
+		lseek(fd, 0, SEEK_SET);
+		rc = (int)read(fd, buf, sizeof(buf));
+		break;
+	case E_SYSCTL_SIZE:
+		rc = syslog_ns_sysctl("syslog_ns_size", "262144");
+		break;
+	case E_SYSCTL_TAG:
+		rc = syslog_ns_sysctl("syslog_ns_tag", "fault");
+		break;
+	case E_SYSLOG_READ_ALL:
+		rc = (int)syscall(SYS_syslog, 3, buf, sizeof(buf));
+		break;
+	default:
+		rc = 0;
+	}
+	err = errno;
+	lseek(failfd, 0, SEEK_SET);
+	k = read(failfd, nthbuf, sizeof(nthbuf) - 1);
+	nthbuf[k > 0 ? k : 0] = 0;
+	if (write(failfd, "0", 1) < 0)
+		(void)0;
+	if (rc < 0 && ns_ino() != ino0)
+		same = 0;
+	if (rc < 0 && count_fds() != fds0)
+		same = 0;
+	dprintf(out, "%d %d %d %d\n", atoi(nthbuf) == 0, rc < 0 ? -1 : 0,
+		rc < 0 ? err : 0, same);
+	_exit(0);
+}
+
+#define MAX_NTH 3000	/* more allocations than this: a runaway */
+
+/*
+ * The errno an injected failure may give @en.  ENOMEM everywhere; ENOSPC
+ * where a new user namespace needs a new per-user counter, whose failed
+ * allocation inc_ucount() reports as the limit (for every namespace
+ * type); with CLONE_NEWNET, whatever the network stack's per-namespace
+ * setup returns for its own allocations (ENOBUFS, ENODEV, EAFNOSUPPORT,
+ * ...): not the series' code, so only "nothing half made" is checked.
+ */
+static int fault_errno_ok(enum entry en, int err)
+{
+	if (err == ENOMEM)
+		return 1;
+	if (en == E_UNSHARE_USER)
+		return err == ENOSPC;
+	return en == E_UNSHARE_NET && err > 0;
+}
+
+static int cmd_faults(void)
+{
+	static const char *const arm_files[][2] = {
+		{ "/sys/kernel/debug/failslab/ignore-gfp-wait", "N" },
+		{ "/sys/kernel/debug/failslab/verbose", "0" },
+		{ "/sys/kernel/debug/fail_page_alloc/ignore-gfp-wait", "N" },
+		{ "/sys/kernel/debug/fail_page_alloc/ignore-gfp-highmem", "N" },
+		{ "/sys/kernel/debug/fail_page_alloc/min-order", "0" },
+		{ "/sys/kernel/debug/fail_page_alloc/verbose", "0" },
+	};
+	int en, i, bad = 0, points_total = 0;
+	pid_t holder;
+
+	if (access("/proc/thread-self/fail-nth", W_OK)) {
+		printf("not ok - faults: /proc/thread-self/fail-nth is there (CONFIG_FAULT_INJECTION)\n");
+		return 1;
+	}
+	for (i = 0; i < 6; i++)
+		if (write_file(arm_files[i][0], arm_files[i][1])) {
+			printf("not ok - faults: %s can be set (FAILSLAB, FAIL_PAGE_ALLOC, FAULT_INJECTION_DEBUG_FS)\n",
+			       arm_files[i][0]);
+			return 1;
+		}
+	/* a namespace to enter: a child's, held by a sleeping process */
+	holder = fork();
+	if (holder == 0) {
+		if (syslog_ns_new(NULL, 0))
+			_exit(3);
+		pause();
+		_exit(0);
+	}
+	usleep(200000);
+
+	for (en = 0; en < E_N; en++) {
+		int points = 0, wrong = 0, dirty = 0, nth, fail_ok = 0;
+		char line[64];
+
+		for (nth = 1; nth <= MAX_NTH; nth++) {
+			int p[2], inj = 0, rc = 0, err = 0, same = 1, st;
+			FILE *f;
+			pid_t c;
+
+			if (pipe(p))
+				return 2;
+			c = fork();
+			if (c == 0) {
+				close(p[0]);
+				one_try(en, nth, p[1], holder);
+			}
+			close(p[1]);
+			f = fdopen(p[0], "r");
+			line[0] = 0;
+			if (!f || !fgets(line, sizeof(line), f) ||
+			    sscanf(line, "%d %d %d %d", &inj, &rc, &err,
+				   &same) != 4) {
+				waitpid(c, &st, 0);
+				printf("# faults: %s, allocation %d: the try did not report (status 0x%x)\n",
+				       entry_name[en], nth, st);
+				wrong++;
+				if (f)
+					fclose(f);
+				break;
+			}
+			fclose(f);
+			waitpid(c, &st, 0);
+			if (!inj)
+				break;	/* the call made fewer allocations */
+			points++;
+			if (rc < 0 && !fault_errno_ok(en, err)) {
+				printf("# faults: %s, allocation %d failed: errno %d (%s), not what it may return\n",
+				       entry_name[en], nth, err, strerror(err));
+				wrong++;
+			}
+			if (rc < 0)
+				fail_ok++;
+			if (!same) {
+				printf("# faults: %s, allocation %d failed: the caller's namespace or open files changed\n",
+				       entry_name[en], nth);
+				dirty++;
+			}
+		}
+		printf("# faults: %-40s %3d failure points, %d of them failed the call\n",
+		       entry_name[en], points, fail_ok);
+		points_total += points;
+		if (wrong || dirty || nth > MAX_NTH) {
+			printf("not ok - faults: %s: every injected failure returns ENOMEM and leaves the caller as it was\n",
+			       entry_name[en]);
+			bad++;
+		}
+	}
+	kill(holder, SIGKILL);
+	waitpid(holder, NULL, 0);
+	printf("# faults: %d failure points over %d entry points\n",
+	       points_total, E_N);
+	printf("%s - faults: every entry point, every allocation failed in turn: ENOMEM and nothing half made\n",
+	       bad ? "not ok" : "ok");
+	printf("%s - faults: allocations were failed (positive control: fail-nth reached)\n",
+	       points_total > E_N ? "ok" : "not ok");
+	return bad || points_total <= E_N;
+}
+
+/* ---- quota: nested namespaces until ENOSPC ---------------------------------- */
+
+static int cmd_quota(void)
+{
+	int n = 0;
+
+	while (n < 1000 && unshare(CLONE_NEWSYSLOG) == 0)
+		n++;
+	printf("%d %s\n", n, n < 1000 ? strerror(errno) : "none");
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (argc >= 2 && !strcmp(argv[1], "run"))
+		return cmd_run(argc - 2, argv + 2);
+	if (argc >= 2 && !strcmp(argv[1], "faults"))
+		return cmd_faults();
+	if (argc >= 2 && !strcmp(argv[1], "quota"))
+		return cmd_quota();
+	fprintf(stderr, "usage: klogfuzz run SEED WORKERS SECONDS [OPS] | faults | quota\n");
+	return 2;
+}
