@@ -43,6 +43,7 @@
 #include <string.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -291,8 +292,12 @@ static void op_open(char *rest, bool proc)
 	char *mode = NULL;
 
 	if (proc) {
-		flags = O_RDONLY | O_NONBLOCK;
-		printf("> proc_open %s", name);
+		char *block = next_tok(&rest);
+
+		if (block && strcmp(block, "block"))
+			die_ops("unexpected '%s' (only 'block')", block);
+		flags = O_RDONLY | (block ? 0 : O_NONBLOCK);
+		printf("> proc_open %s%s", name, block ? " block" : "");
 	} else {
 		mode = need_tok(&rest, "mode");
 		char base[16];
@@ -546,6 +551,113 @@ static void op_sleep(char *rest)
 	result(0, 0, NULL, false, 0);
 }
 
+static volatile sig_atomic_t usr1_seen;
+
+static void on_usr1(int sig)
+{
+	(void)sig;
+	usr1_seen++;
+}
+
+/*
+ * proc_state() - the state letter of process @pid (/proc/PID/stat's third
+ * field), or 0.
+ */
+static char proc_state(pid_t pid)
+{
+	char path[64], buf[512], *p;
+	int fd;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = 0;
+	p = strrchr(buf, ')');
+	return p && p[1] == ' ' ? p[2] : 0;
+}
+
+static void pause_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+/*
+ * sig_read syslog|<fd> restart|norestart: a read that blocks (syslog(2)
+ * READ with 4096 bytes, or read() of 4096 bytes on the named file), a
+ * SIGUSR1 whose handler has SA_RESTART or not once the reader sleeps,
+ * then a record "sig_read wake" written by the helper that sent it.
+ * Without SA_RESTART the read fails with EINTR (the record stays for
+ * the next read); with it the read goes on and returns the record.
+ */
+static void op_sig_read(char *rest)
+{
+	char *what = need_tok(&rest, "syslog or fd name");
+	char *how = need_tok(&rest, "restart or norestart");
+	struct named_fd *nf = NULL;
+	struct sigaction sa = { .sa_handler = on_usr1 }, old;
+	pid_t reader = getpid(), helper;
+	char *buf;
+	long r;
+	int err;
+
+	no_more(&rest);
+	if (strcmp(what, "syslog"))
+		nf = find_fd(what, false);
+	if (!strcmp(how, "restart"))
+		sa.sa_flags = SA_RESTART;
+	else if (strcmp(how, "norestart"))
+		die_ops("bad mode '%s' (restart or norestart)", how);
+	printf("> sig_read %s %s", what, how);
+	end_line();
+	fflush(stdout);
+	usr1_seen = 0;
+	sigaction(SIGUSR1, &sa, &old);
+	helper = fork();
+	if (helper < 0) {
+		perror("capture: fork");
+		exit(2);
+	}
+	if (helper == 0) {
+		int i, fd;
+
+		/* wait until the reader sleeps in the read, then a while */
+		for (i = 0; i < 5000 && proc_state(reader) != 'S'; i++)
+			pause_ms(1);
+		pause_ms(50);
+		kill(reader, SIGUSR1);
+		pause_ms(200);
+		fd = open("/dev/kmsg", O_WRONLY | O_CLOEXEC);
+		if (fd < 0 || write(fd, "<5>sig_read wake\n", 17) != 17)
+			_exit(1);
+		_exit(0);
+	}
+	buf = xmalloc(4096);
+	if (nf)
+		r = read(nf->fd, buf, 4096);
+	else
+		r = syscall(SYS_syslog, 2, buf, 4096);
+	err = errno;
+	waitpid(helper, NULL, 0);
+	sigaction(SIGUSR1, &old, NULL);
+	if (usr1_seen != 1) {
+		printf("# WARNING: the signal handler ran %d times, not once",
+		       (int)usr1_seen);
+		end_line();
+		failures++;
+	}
+	result(r, err, buf, false, 0);
+	free(buf);
+}
+
 static void run_op(char *line)
 {
 	char *rest = line;
@@ -577,6 +689,8 @@ static void run_op(char *line)
 		op_file_read(rest);
 	else if (!strcmp(op, "sleep_ms"))
 		op_sleep(rest);
+	else if (!strcmp(op, "sig_read"))
+		op_sig_read(rest);
 	else
 		die_ops("unknown operation '%s'", op);
 	alarm(0);

@@ -13,8 +13,9 @@
 #        main       printk.devkmsg=on
 #        ratelimit  no printk.devkmsg parameter (the default, ratelimit)
 #        loss       printk.devkmsg=on, the ring overwritten
+#        signals    printk.devkmsg=on, blocking reads and a signal
 #
-# Usage: tests/golden/regenerate.sh [NAME...]   (default: all three)
+# Usage: tests/golden/regenerate.sh [NAME...]   (default: all four)
 # A transcript is only replaced when capture succeeded (no blocked
 # operation, no foreign kernel record during the capture).
 set -euo pipefail
@@ -25,7 +26,7 @@ out=build/golden
 mkdir -p "$out"
 
 names=("$@")
-[ ${#names[@]} -gt 0 ] || names=(main ratelimit loss)
+[ ${#names[@]} -gt 0 ] || names=(main ratelimit loss signals)
 
 echo "regenerate: gcc -static capture.c"
 gcc -static -O2 -Wall -Wextra -Werror -o "$out/capture" "$golden/capture.c"
@@ -44,7 +45,7 @@ qemu/initramfs.sh -o "$out/initramfs.cpio.gz" "${files[@]}" \
 
 for name in "${names[@]}"; do
 	case $name in
-	main|loss) mode=on ;;
+	main|loss|signals) mode=on ;;
 	ratelimit) mode=none ;;
 	*) echo "regenerate: unknown transcript '$name'" >&2; exit 2 ;;
 	esac

@@ -4,9 +4,9 @@
 # namespace created, answers the golden operations exactly as stock 6.12
 # did.
 #
-# For each NAME (default: main ratelimit loss) it boots the patched kernel
-# (default build/kernel/bzImage) as tests/golden/regenerate.sh boots the
-# stock one (printk.devkmsg=on for main and loss, no parameter for
+# For each NAME (default: main ratelimit loss signals) it boots the patched
+# kernel (default build/kernel/bzImage) as tests/golden/regenerate.sh boots
+# the stock one (printk.devkmsg=on but for ratelimit, no parameter for
 # ratelimit), runs tests/golden/capture on tests/golden/NAME.ops in the
 # initial syslog namespace (checked: /proc/self/ns/syslog is the initial
 # one) and compares the transcript with the recorded stock one,
@@ -38,7 +38,7 @@ shift $((OPTIND - 1))
 out=build/guest/s9
 mkdir -p "$out"
 names=("$@")
-[ ${#names[@]} -gt 0 ] || names=(main ratelimit loss)
+[ ${#names[@]} -gt 0 ] || names=(main ratelimit loss signals)
 INIT_NS='syslog:[4026531830]'	# PROC_SYSLOG_INIT_INO
 
 gcc -static -O2 -Wall -Wextra -Werror -o "$out/capture" tests/golden/capture.c

@@ -17,7 +17,9 @@
  *       values, the nsfs ioctls, fork (the child inherits the open files:
  *       files passed between namespaces), threads, signals sent to a
  *       blocked reader, and packets through an iptables LOG rule in a
- *       network namespace of the worker's.  Every call's result must be
+ *       network namespace of the worker's.  A worker makes its calls in
+ *       generations of GEN_OPS, each a new process, so that the namespaces
+ *       it nests do not stay at the depth limit.  Every call's result must be
  *       one the interface documents (its allowed errno list below); a
  *       worker that dies of a signal, or a call that returns anything
  *       else, is a failure, named with the seed, worker and call number
@@ -140,10 +142,17 @@ static const int allowed[OP_N][12] = {
 
 #define NERR 134	/* errno values counted (0: success) */
 
+#define MAX_WORKERS 64
+
 struct shared {
 	unsigned long calls[OP_N][NERR];
 	unsigned long bad;		/* calls with an undocumented result */
 	char first_bad[256];		/* the first one, for the report */
+	struct {			/* where a worker's generation ended */
+		uint64_t rng;
+		unsigned long call_no;
+		int done;
+	} gen[MAX_WORKERS];
 };
 static struct shared *sh;
 
@@ -765,21 +774,30 @@ static void child_ops(int n)
 	}
 }
 
-static int worker(unsigned long ops, time_t end)
+/*
+ * generation() - up to GEN_OPS calls of a worker's sequence, in a process
+ * of its own: the namespaces it nests (up to the depth limit or
+ * user.max_syslog_namespaces, where every creation is ENOSPC) and its
+ * files go with it, and the next generation starts again from the
+ * worker's namespaces, going on with the same generator.
+ */
+#define GEN_OPS 500
+
+static int generation(unsigned long ops, time_t end)
 {
 	unsigned long i;
-	struct sigaction sa = { .sa_handler = on_alarm };
+	int done = 0;
 
-	sigaction(SIGALRM, &sa, NULL);	/* no SA_RESTART */
-	signal(SIGPIPE, SIG_IGN);
-	signal(SIGTERM, SIG_DFL);	/* the shell may have ignored it */
 	for (i = 0; i < NFD; i++)
 		fds[i] = -1;
-	for (i = 0; !ops || i < ops; i++) {
-		enum op op = pick();
+	for (i = 0; i < GEN_OPS; i++) {
+		enum op op;
 
-		if (!ops && time(NULL) >= end)
+		if (ops ? call_no >= ops : time(NULL) >= end) {
+			done = 1;
 			break;
+		}
+		op = pick();
 		if (op == OP_THREADS) {
 			call_no++;
 			run_threads();
@@ -790,7 +808,37 @@ static int worker(unsigned long ops, time_t end)
 	}
 	while (waitpid(-1, NULL, 0) > 0)
 		;
+	sh->gen[worker_no].rng = rng_state;
+	sh->gen[worker_no].call_no = call_no;
+	sh->gen[worker_no].done = done;
 	return 0;
+}
+
+static int worker(unsigned long ops, time_t end)
+{
+	struct sigaction sa = { .sa_handler = on_alarm };
+
+	sigaction(SIGALRM, &sa, NULL);	/* no SA_RESTART */
+	signal(SIGPIPE, SIG_IGN);
+	signal(SIGTERM, SIG_DFL);	/* the shell may have ignored it */
+	for (;;) {
+		pid_t g = fork();
+		int st;
+
+		if (g < 0)
+			return 1;
+		if (g == 0)
+			_exit(generation(ops, end));
+		if (waitpid(g, &st, 0) != g || !WIFEXITED(st) ||
+		    WEXITSTATUS(st)) {
+			bad("a generation of the worker died of a signal");
+			return 1;
+		}
+		rng_state = sh->gen[worker_no].rng;
+		call_no = sh->gen[worker_no].call_no;
+		if (sh->gen[worker_no].done)
+			return 0;
+	}
 }
 
 static int cmd_run(int argc, char **argv)
@@ -806,6 +854,8 @@ static int cmd_run(int argc, char **argv)
 	secs = atol(argv[2]);
 	if (argc > 3)
 		ops = strtoul(argv[3], NULL, 0);
+	if (workers < 1 || workers > MAX_WORKERS)
+		return 2;
 	trace = getenv("KLOGFUZZ_TRACE") != NULL;
 	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE,
 		  MAP_SHARED | MAP_ANONYMOUS, -1, 0);

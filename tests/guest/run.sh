@@ -136,6 +136,7 @@ fi
 	-f "$HERE/runtimes.sh:/etc/runtimes.sh" \
 	-f "$HERE/klogfuzz.seeds:/etc/klogfuzz.seeds" \
 	-f "$REPO/tests/golden/main.ops:/golden/main.ops" \
+	-f "$REPO/tests/golden/signals.ops:/golden/signals.ops" \
 	-f "$HERE/golden_norm.awk:/golden/golden_norm.awk" \
 	-f "$XT/libxt_LOG.so:$XT/libxt_LOG.so" \
 	-f "$XT/libxt_standard.so:$XT/libxt_standard.so" \
