@@ -36,6 +36,22 @@ for h in platform.h user.h kernel.h internal.h klog_types.h \
 	fi
 done
 
+# The shared library exports exactly the functions the installed headers
+# declare (libklog/libklog.map): not the platform seam (klog_plat_*) nor
+# the core's private calls (src/internal.h).
+so=$(find "$dest" -name 'libklog.so.*' -type f | head -n 1)
+[ -n "$so" ] || { echo "run.sh: no libklog.so installed" >&2; exit 1; }
+find "$dest" -path '*/include/klog/*.h' -exec cat {} + |
+	grep -E '^[a-z_][^;(]*[ *]klog_[a-z0-9_]+\(' | grep -v '^static' |
+	sed -E 's/.*[ *](klog_[a-z0-9_]+)\(.*/\1/' | sort -u >"$dest/declared"
+nm -D --defined-only "$so" | awk '$2 != "A" { sub(/@.*/, "", $3); print $3 }' | sort >"$dest/exported"
+if [ "$(wc -l <"$dest/declared")" -lt 50 ] ||
+	! cmp -s "$dest/declared" "$dest/exported"; then
+	echo "run.sh: libklog.so's exports are not the headers' declarations:" >&2
+	diff "$dest/declared" "$dest/exported" | head -20 >&2
+	exit 1
+fi
+
 export PKG_CONFIG_PATH="${pc%/*}" PKG_CONFIG_LIBDIR="${pc%/*}"
 export PKG_CONFIG_SYSROOT_DIR="$dest"
 cflags=$(pkg-config --cflags libklog)
