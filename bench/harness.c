@@ -46,6 +46,8 @@ const struct metric_def mdef[NMETRICS] = {
 	[M_MEM] = { "mem_bytes", VALUE, "bytes" },
 	[M_OVER] = { "overhead_bytes", VALUE, "bytes" },
 	[M_HEAP] = { "heap_bytes", VALUE, "bytes" },
+	[M_HELD] = { "held", VALUE, "records read back" },
+	[M_LOST] = { "lost", VALUE, "records lost silently" },
 };
 
 struct result *results;
@@ -613,4 +615,208 @@ void eval_readers(struct job *j, struct worker *ws, struct runv *v)
 	}
 	put(v, M_NS, ns / j->nthreads);
 	put(v, M_RATE, rate);
+}
+
+/* ---- reading back what two writers stored ------------------------- */
+
+/*
+ * The W2 check does not trust write()'s return value: two writers store
+ * self-describing records into a fresh ring for one run's time, then the
+ * ring is read back.  A record is "W<writer><12 hex digits of its index>"
+ * and a tail of the shared text, 64 bytes in all.  Each writer's records
+ * must appear in index order, intact, with no gap that write() did not
+ * report as a failed store, and its last record must be there (or have
+ * failed).  lost counts every record missing without a reported failure,
+ * and every corrupt or unknown one.
+ */
+#define VRF_LEN 64
+#define VRF_HDR 14		/* 'W', the writer, 12 hex digits */
+#define VRF_WINDOW 65536	/* failures remembered per writer */
+
+struct vrf_writer {
+	pthread_t tid;
+	const struct bk_ops *be;
+	void *ring;
+	_Atomic int *stop;
+	int cpu;
+	unsigned index;
+	uint64_t n, fails;
+	_Atomic uint64_t progress;
+	uint8_t *failed;	/* bit i % VRF_WINDOW: store i failed */
+};
+
+static void vrf_make(char *buf, unsigned w, uint64_t i)
+{
+	static const char hex[] = "0123456789abcdef";
+
+	buf[0] = 'W';
+	buf[1] = (char)('0' + w);
+	for (int k = 0; k < 12; k++)
+		buf[2 + k] = hex[(i >> (44 - 4 * k)) & 15];
+}
+
+static void sleep_ns(uint64_t ns)
+{
+	struct timespec ts = { .tv_sec = (time_t)(ns / 1000000000u),
+			       .tv_nsec = (long)(ns % 1000000000u) };
+
+	while (nanosleep(&ts, &ts))
+		;
+}
+
+/*
+ * --plant-loss: the write of every 97th record returns 0 without
+ * storing it, a silent loss the check must count.
+ */
+static const struct bk_ops *planted_be;
+
+static int planted_write(void *ring, const struct bk_msg *m)
+{
+	if (m->ts % 97 == 1)
+		return 0;
+	return planted_be->write(ring, m);
+}
+
+static void *vrf_main(void *arg)
+{
+	struct vrf_writer *v = arg;
+	struct bk_msg m = { .caller = 1000 + v->index, .part = BK_WHOLE,
+			    .len = VRF_LEN };
+	char buf[VRF_LEN];
+	uint64_t i = 0;
+
+	pin(v->cpu);
+	memcpy(buf, text, VRF_LEN);
+	m.text = buf;
+	while (!atomic_load_explicit(v->stop, memory_order_relaxed)) {
+		vrf_make(buf, v->index, i);
+		m.ts = i;
+		if (v->be->write(v->ring, &m)) {
+			v->failed[(i % VRF_WINDOW) / 8] |= 1u << (i % 8);
+			v->fails++;
+		} else {
+			v->failed[(i % VRF_WINDOW) / 8] &= ~(1u << (i % 8));
+		}
+		i++;
+		atomic_store_explicit(&v->progress, i, memory_order_relaxed);
+	}
+	v->n = i;
+	return NULL;
+}
+
+static bool vrf_failed(const struct vrf_writer *v, uint64_t i)
+{
+	return v->failed[(i % VRF_WINDOW) / 8] & (1u << (i % 8));
+}
+
+/*
+ * Parse a record read back: its writer and index, or false if it is not
+ * one vrf_main() wrote (wrong length, header or tail).
+ */
+static bool vrf_parse(const struct bk_rec *r, unsigned nw, unsigned *w,
+		      uint64_t *i)
+{
+	uint64_t x = 0;
+
+	if (r->len != VRF_LEN || r->text[0] != 'W' ||
+	    r->text[1] < '0' || (unsigned)(r->text[1] - '0') >= nw)
+		return false;
+	for (int k = 0; k < 12; k++) {
+		char c = r->text[2 + k];
+
+		if (c >= '0' && c <= '9')
+			x = x << 4 | (uint64_t)(c - '0');
+		else if (c >= 'a' && c <= 'f')
+			x = x << 4 | (uint64_t)(c - 'a' + 10);
+		else
+			return false;
+	}
+	if (memcmp(r->text + VRF_HDR, text + VRF_HDR, VRF_LEN - VRF_HDR))
+		return false;
+	*w = (unsigned)(r->text[1] - '0');
+	*i = x;
+	return true;
+}
+
+bool verify_writers(const struct bk_ops *be, uint32_t size, unsigned nw,
+		    uint64_t dur_ns, uint64_t *held, uint64_t *lost,
+		    uint64_t *fails)
+{
+	struct vrf_writer v[MAX_THREADS];
+	uint64_t first[MAX_THREADS], last[MAX_THREADS];
+	bool seen[MAX_THREADS] = { false };
+	char scratch[BK_SCRATCH];
+	struct bk_cursor c = { .scratch = scratch };
+	struct bk_rec r;
+	_Atomic int stop = 0;
+	struct bk_ops planted;
+	void *ring = be->create(size);
+
+	if (!ring || nw > MAX_THREADS || nw > cfg.ncpu)
+		die("verify_writers: cannot run %s", be->name);
+	if (cfg.plant_loss) {
+		planted = *be;
+		planted.write = planted_write;
+		planted_be = be;
+	}
+	*held = *lost = *fails = 0;
+	for (unsigned w = 0; w < nw; w++) {
+		v[w] = (struct vrf_writer){ .be = cfg.plant_loss ? &planted : be,
+					    .ring = ring,
+					    .stop = &stop, .cpu = cfg.cpus[w],
+					    .index = w };
+		v[w].failed = calloc(VRF_WINDOW / 8, 1);
+		if (!v[w].failed ||
+		    pthread_create(&v[w].tid, NULL, vrf_main, &v[w]))
+			die("verify_writers: no memory or thread");
+	}
+	/* both writers past two windows (the ring has wrapped), then stop */
+	sleep_ns(dur_ns);
+	for (unsigned w = 0; w < nw; w++)
+		while (atomic_load(&v[w].progress) < 2 * VRF_WINDOW)
+			sleep_ns(100000);
+	atomic_store(&stop, 1);
+	for (unsigned w = 0; w < nw; w++) {
+		pthread_join(v[w].tid, NULL);
+		*fails += v[w].fails;
+	}
+
+	be->cursor_first(ring, &c);
+	while (be->read(ring, &c, &r)) {
+		unsigned w;
+		uint64_t i;
+
+		(*held)++;
+		if (!vrf_parse(&r, nw, &w, &i)) {
+			(*lost)++;	/* corrupt, or not written */
+			continue;
+		}
+		if (!seen[w]) {
+			seen[w] = true;
+			first[w] = last[w] = i;
+			continue;
+		}
+		if (i <= last[w]) {
+			(*lost)++;	/* out of order or twice */
+			continue;
+		}
+		for (uint64_t g = last[w] + 1; g < i; g++)
+			*lost += !vrf_failed(&v[w], g);
+		last[w] = i;
+	}
+	for (unsigned w = 0; w < nw; w++) {
+		/*
+		 * The tail: everything after the last one read.  A writer with
+		 * no record left may have been overwritten by the other after
+		 * it stopped: that is no loss, and nothing to count from.
+		 */
+		for (uint64_t g = last[w] + 1; seen[w] && g < v[w].n; g++)
+			*lost += !vrf_failed(&v[w], g);
+		if (seen[w] && v[w].n - first[w] > VRF_WINDOW)
+			die("verify_writers: %s holds more than %u records of one writer",
+			    be->name, VRF_WINDOW);
+		free(v[w].failed);
+	}
+	be->destroy(ring);
+	return true;
 }

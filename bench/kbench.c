@@ -80,7 +80,7 @@ static void usage(void)
 	       "[--plot-dir DIR]\n"
 	       "              [--time-ms N] [--runs N] [--only SCEN,...] "
 	       "[--backends NAME,...]\n"
-	       "              [--note TEXT]\n"
+	       "              [--note TEXT] [--plant-loss]\n"
 	       "scenarios:");
 	for (unsigned s = 0; s < NSCEN; s++)
 		printf(" %s", scenarios[s].name);
@@ -99,6 +99,7 @@ int main(int argc, char **argv)
 		{ "only", required_argument, NULL, 'o' },
 		{ "backends", required_argument, NULL, 'b' },
 		{ "note", required_argument, NULL, 'n' },
+		{ "plant-loss", no_argument, NULL, 'L' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -135,6 +136,9 @@ int main(int argc, char **argv)
 			break;
 		case 'n':
 			cfg.note = optarg;
+			break;
+		case 'L':
+			cfg.plant_loss = true;
 			break;
 		case 'h':
 			usage();

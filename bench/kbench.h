@@ -45,6 +45,8 @@ extern const struct bk_ops *const all_backends[NALL];
  * @attempts: runs made so far
  * @rejected: of which rejected for too little CPU
  * @be_on: whether each of all_backends[] runs
+ * @plant_loss: the W2 read-back check's control: a write that drops every
+ *              97th record and says it stored it
  */
 struct settings {
 	bool smoke;
@@ -61,6 +63,7 @@ struct settings {
 	uint64_t t_start;
 	unsigned attempts, rejected;
 	bool be_on[NALL];
+	bool plant_loss;
 };
 
 extern struct settings cfg;
@@ -85,6 +88,9 @@ enum metric {
 	M_MEM,		/* bytes of one ring with all its metadata */
 	M_OVER,		/* M_MEM minus the text ring */
 	M_HEAP,		/* heap bytes per ring measured with mallinfo2 */
+	M_HELD,		/* records read back after two writers (W2) */
+	M_LOST,		/* of the records written, missing without a failed
+			 * store, or read back corrupt (W2) */
 	NMETRICS
 };
 
@@ -192,6 +198,16 @@ struct job {
 
 /* What a run of a point yields: see eval_writers() and the others. */
 typedef void (*eval_fn)(struct job *j, struct worker *ws, struct runv *rv);
+
+/*
+ * @nw writers (one per CPU of cfg.cpus) store self-describing records into
+ * a fresh @be ring of @size bytes for @dur_ns, then everything is read
+ * back: @held records were there, @lost were missing though their store
+ * succeeded (or were corrupt), @fails stores reported failure.
+ */
+bool verify_writers(const struct bk_ops *be, uint32_t size, unsigned nw,
+		    uint64_t dur_ns, uint64_t *held, uint64_t *lost,
+		    uint64_t *fails);
 
 /* Writers: aggregate ns per record over all writers. */
 void eval_writers(struct job *j, struct worker *ws, struct runv *v);

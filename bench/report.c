@@ -158,7 +158,7 @@ static void table(FILE *f, bool md, const char *scen, enum metric m)
 
 static const enum metric shown[] = {
 	M_NS, M_RATE, M_FAILS, M_FAILPCT, M_SLOW, M_DELIV, M_LAG50, M_LAG99,
-	M_MEM, M_OVER, M_HEAP,
+	M_MEM, M_OVER, M_HEAP, M_HELD, M_LOST,
 };
 
 /* "Cont+ts" -> "Cont_ts": file names of the plots. */

@@ -29,4 +29,26 @@ END {
 	if (NR < 2) { print "empty CSV"; bad = 1 }
 	exit bad
 }' "$csv"
+# W2's "0 lost" is read back (verify_writers()): libklog held records
+# and lost none; the control, --plant-loss (a write that drops every
+# 97th record and reports success), must be counted as lost.
+# w2 CSV METRIC: libklog's value of METRIC in W2-contend.
+w2() {
+	awk -F, -v m="$2" '$1 == "W2-contend" && $3 == "libklog" && $4 == m { print $5 }' "$1"
+}
+if [ "$(nproc)" -ge 2 ]; then
+	held=$(w2 "$csv" held) lost=$(w2 "$csv" lost)
+	if [ -z "$held" ] || [ "$held" -le 0 ] || [ "$lost" != 0 ]; then
+		echo "W2 read-back: libklog held '$held' records, lost '$lost' (want > 0, 0)"
+		exit 1
+	fi
+	"$kbench" --smoke --only W2-contend --backends libklog --plant-loss \
+		--csv "$csv.planted" >/dev/null
+	planted=$(w2 "$csv.planted" lost)
+	if [ -z "$planted" ] || [ "$planted" -le 0 ]; then
+		echo "W2 read-back control: a planted silent loss was not counted (lost '$planted')"
+		exit 1
+	fi
+	echo "kbench smoke: W2 read back $held records, 0 lost; planted loss counted: $planted lost"
+fi
 echo "kbench smoke: $(($(wc -l < "$csv") - 1)) rows in $csv"
