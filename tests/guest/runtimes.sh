@@ -2,8 +2,8 @@
 # tests/guest/runtimes.sh - sourced in the guest (as /etc/runtimes.sh) by
 # the suite (syslog_ns_tests.sh) and the demo (qemu/demo-guest.sh): how
 # the unmodified Debian runtimes run in the initramfs.  The caller sets
-# RT, a scratch directory, and may write RT/rt.sh and RT/ct.sh, which
-# each bundle gets as /rt.sh and /ct.sh.
+# RT, a scratch directory, and may write RT/rt.sh, RT/ct.sh, RT/dm.sh and
+# RT/ctdm.sh, which each bundle gets as /rt.sh, /ct.sh, /dm.sh, /ctdm.sh.
 mkdir -p "$RT/newroot"
 
 # inroot COMMAND...: COMMAND in a private mount namespace whose root is a
@@ -35,7 +35,7 @@ mkbundle() {
 		cp /usr/bin/dmesg usr/bin/
 		cp -a /lib /lib64 .
 		cp -a /usr/lib/x86_64-linux-gnu/xtables usr/lib/x86_64-linux-gnu/
-		for f in rt.sh ct.sh; do
+		for f in rt.sh ct.sh dm.sh ctdm.sh; do
 			[ ! -f "$RT/$f" ] || cp "$RT/$f" .
 		done
 	) || return 1

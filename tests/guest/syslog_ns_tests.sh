@@ -304,6 +304,25 @@ check "netfilter: policy 2 + nf_log_all_netns=1: the host has a labelled copy" \
 	has "^\[[ 0-9.]*\] \[ns:[0-9]*:nfd\] NF-nfd-$MARK: IN=" $T/host.dmesg
 check "netfilter: no unlabelled container packets in the host log" \
 	hasnt "^\[[ 0-9.]*\] NF-nf[a-d]-$MARK" $T/host.dmesg
+# The copy's dictionary on the host's /dev/kmsg: the two keys 6.12's
+# records carry, which journald stores as _KERNEL_SUBSYSTEM and
+# _KERNEL_DEVICE.  dict_of FILE PATTERN: the dictionary lines of the first
+# record in FILE (/dev/kmsg format) whose line matches PATTERN, on one line.
+dict_of() {
+	awk -v pat="$2" 'f && /^ / { printf "%s%s", sep, substr($0, 2); sep = " "; next }
+		{ f = 0 } !d && $0 ~ pat { f = 1; d = 1 } END { print "" }' "$1"
+}
+echo "<6>HOSTDICT-$MARK" >/dev/kmsg
+klogns kmsg >$T/host.kmsg 2>&1
+nfdid=$(sed -n "s/^[0-9]*,[0-9]*,[0-9]*,[-c];\[ns:\([0-9]*\):nfd\] NF-nfd-$MARK: IN=.*/\1/p" $T/host.kmsg | head -1)
+expect "dictionary: the copy on the host's /dev/kmsg carries SUBSYSTEM=syslog_ns and DEVICE=+syslog_ns:<id>" \
+	"SUBSYSTEM=syslog_ns DEVICE=+syslog_ns:${nfdid:-none}" dict_of $T/host.kmsg "\\[ns:[0-9]*:nfd\\] NF-nfd-$MARK: IN="
+expect "dictionary: control: a host record has no dictionary" "" \
+	dict_of $T/host.kmsg ";HOSTDICT-$MARK\$"
+check "dictionary: control: dict_of reads a planted dictionary" \
+	sh -c "printf '6,1,0,-;x\n SUBSYSTEM=a\n DEVICE=+b:1\n6,2,0,-;y\n' >$T/dict.ctl"
+expect "dictionary: control: dict_of gives both lines of a planted record and nothing of the next" \
+	"SUBSYSTEM=a DEVICE=+b:1" dict_of $T/dict.ctl ";x\$"
 
 # The binding cannot be diverted: inside a uid-1000 container (netns
 # bound to "victim"), the root of a nested user namespace makes a syslog
@@ -806,9 +825,18 @@ flino=$(ino_of /proc/$flpid/ns/syslog)
 cino=$(ino_of /proc/$cpid/ns/syslog)
 pino=$(klogns parents /proc/$cpid/ns/syslog | cut -d' ' -f1)
 
+# A namespace that only a bind mount of its ns file keeps.
+touch $SNS/bound
+syslogns run -t snsbnd -- mount --bind /proc/self/ns/syslog $SNS/bound
+bdino=$(ino_of $SNS/bound)
+
 # The columns: 1 NS, 2 PARENT, 3 USERNS, 4 UID, 5 TAG, 6 SIZE, 7 HELD,
 # 8 LOST, 9 SENT, 10 REFUSED, 11 NPROCS, 12 PID, 13... COMMAND.
 syslogns list >$SNS/list.out 2>&1
+# shellcheck disable=SC2016 # $1.. are awk's fields
+expect "syslogns list: a namespace kept only by a bind mount, found in mountinfo" \
+	"$INIT_INO snsbnd 0 0 - -" \
+	awk -v ns="$bdino" '$1 == ns { print $2, $5, $7, $11, $12, $13 }' $SNS/list.out
 expect "syslogns list: the columns" \
 	"NS PARENT USERNS UID TAG SIZE HELD LOST SENT REFUSED NPROCS PID COMMAND" \
 	sh -c "head -1 $SNS/list.out | tr -s ' ' | sed 's/^ //; s/ \$//'"
@@ -868,6 +896,12 @@ expect "syslogns list: one row per namespace" "" \
 syslogns list --json >$SNS/list.json 2>&1
 expect "syslogns list --json parses, one object per namespace of the table" \
 	"$(($(wc -l <$SNS/list.out) - 1))" json_ok $SNS/list.json
+check "syslogns list --json: the namespace kept by a bind mount is there" \
+	grep -q "\"ns\": $bdino," $SNS/list.json
+umount $SNS/bound
+# shellcheck disable=SC2016 # $1.. are awk's fields
+expect "syslogns list: control: once unmounted, that namespace is gone" "" \
+	sh -c "syslogns list | awk -v ns='$bdino' '\$1 == ns'"
 expect "syslogns list --json: root's container" \
 	"{\"ns\": $bino, \"parent\": $INIT_INO, \"userns\": $initu, \"uid\": 0, \"tag\": \"snsb\", \"size\": 16384, \"held\": 4, \"lost\": 0, \"sent\": 0, \"refused\": 0, \"nprocs\": 1, \"pid\": $bpid, \"command\": \"sleep 300\"}" \
 	sh -c "grep '\"ns\": $bino,' $SNS/list.json | sed 's/^ *//; s/,\$//'"
@@ -1053,14 +1087,9 @@ echo clear:; /usr/bin/dmesg -c
 echo after:; /usr/bin/dmesg; /usr/bin/dmesg -S
 echo end:
 EOF
-busybox dmesg >$RT/dm.before
-echo 1 >$AUTO
-klogns exec -u 1000 -- /bin/unshare -U -r sh $RT/dm.sh >$RT/dm.out 2>&1
-echo 0 >$AUTO
-busybox dmesg >$RT/dm.after
-# part NAME: the lines of dm.out between "NAME:" and the next "WORD:".
+# part NAME: the lines of $DMOUT between "NAME:" and the next "WORD:".
 part() {
-	sed -n "/^$1:\$/,/^[a-z]*:\$/p" $RT/dm.out | sed '1d; $d'
+	sed -n "/^$1:\$/,/^[a-z]*:\$/p" "$DMOUT" | sed '1d; $d'
 }
 # joined: stdin with timestamps as [T], namespace ids as N, runs of
 # spaces as one, the lines joined by "|".
@@ -1087,28 +1116,59 @@ dm_jsonx() {
 }
 # What dmesg and dmesg -S print after dmesg -c, in brackets.
 dm_after() {
-	grep -q '^end:$' $RT/dm.out || { echo "no end: in dm.out"; return 1; }
+	grep -q '^end:$' "$DMOUT" || { echo "no end: in $DMOUT"; return 1; }
 	echo "[$(part after | joined)]"
 }
-expect "dmesg -x in a container: facility and level decoded, its first line and 2 records only" \
-	"kern :info : [T] $ANN|user :err : [T] DMX1-$MARK|user :info : [T] DMX2-$MARK" dm_text decode
-expect "dmesg -S in a container: syslog(2) gives its first line and 2 records only" \
-	"[T] $ANN|[T] DMX1-$MARK|[T] DMX2-$MARK" dm_text syslog
-expect "dmesg --json in a container: its first line and 2 records only" \
-	"\"msg\": \"$ANN\"|\"msg\": \"DMX1-$MARK\"|\"msg\": \"DMX2-$MARK\"" dm_json_msgs
-expect "dmesg --json in a container: an object with one array \"dmesg\"" \
-	"{| \"dmesg\": [| ]|}" dm_json_frame
-expect "dmesg --json -x in a container: facility and level by name" \
-	"\"fac\": \"kern\"|\"pri\": \"info\"|\"fac\": \"user\"|\"pri\": \"err\"|\"fac\": \"user\"|\"pri\": \"info\"" dm_jsonx
-expect "dmesg -c in a container: prints its first line and 2 records" \
-	"[T] $ANN|[T] DMX1-$MARK|[T] DMX2-$MARK" dm_text clear
-expect "dmesg -c in a container: then dmesg and dmesg -S show nothing" "[]" dm_after
-check "dmesg -c in a container: the host keeps every line of its log" \
-	host_kept $RT/dm.before $RT/dm.after "DMX[12]-$MARK"
-gained $RT/dm.after
+dm_after_empty() {
+	[ "$(dm_after)" = "[]" ]
+}
+# dm_checks WHERE BEFORE AFTER: the checks of dm.sh's output in $DMOUT,
+# which ran in WHERE; the host's log before and after it in BEFORE and
+# AFTER.
+dm_checks() {
+	expect "dmesg -x in $1: facility and level decoded, its first line and 2 records only" \
+		"kern :info : [T] $ANN|user :err : [T] DMX1-$MARK|user :info : [T] DMX2-$MARK" dm_text decode
+	expect "dmesg -S in $1: syslog(2) gives its first line and 2 records only" \
+		"[T] $ANN|[T] DMX1-$MARK|[T] DMX2-$MARK" dm_text syslog
+	expect "dmesg --json in $1: its first line and 2 records only" \
+		"\"msg\": \"$ANN\"|\"msg\": \"DMX1-$MARK\"|\"msg\": \"DMX2-$MARK\"" dm_json_msgs
+	expect "dmesg --json in $1: an object with one array \"dmesg\"" \
+		"{| \"dmesg\": [| ]|}" dm_json_frame
+	expect "dmesg --json -x in $1: facility and level by name" \
+		"\"fac\": \"kern\"|\"pri\": \"info\"|\"fac\": \"user\"|\"pri\": \"err\"|\"fac\": \"user\"|\"pri\": \"info\"" dm_jsonx
+	expect "dmesg -c in $1: prints its first line and 2 records" \
+		"[T] $ANN|[T] DMX1-$MARK|[T] DMX2-$MARK" dm_text clear
+	check "dmesg -c in $1: then dmesg and dmesg -S show nothing" dm_after_empty
+	check "dmesg -c in $1: the host keeps every line of its log" \
+		host_kept "$2" "$3" "DMX[12]-$MARK"
+	gained "$3"
+}
+
+# In util-linux unshare -U -r (uid 1000, auto on).
+busybox dmesg >$RT/dm.before
+echo 1 >$AUTO
+klogns exec -u 1000 -- /bin/unshare -U -r sh $RT/dm.sh >$RT/dm.out 2>&1
+echo 0 >$AUTO
+busybox dmesg >$RT/dm.after
+DMOUT=$RT/dm.out
+dm_checks "unshare -U -r" $RT/dm.before $RT/dm.after
 sed '$d' $RT/dm.before >$RT/dm.planted
 check "dmesg -c: control: host_kept catches a host log that lost its last line" \
 	fails host_kept $RT/dm.before $RT/dm.planted "DMX[12]-$MARK"
+awk '{ print } /^after:$/ { print "[    9.9] HOSTDM-planted" }' $RT/dm.out >$RT/dm.planted
+DMOUT=$RT/dm.planted
+check "dmesg -c: control: dm_after_empty catches a line left after dmesg -c" \
+	fails dm_after_empty
+
+# In bubblewrap (uid 1000, a user namespace, auto on).
+busybox dmesg >$RT/dmbw.before
+echo 1 >$AUTO
+inroot klogns exec -u 1000 -- bwrap --unshare-user --uid 0 --gid 0 \
+	--cap-add CAP_SYSLOG --dev-bind / / sh $RT/dm.sh >$RT/dmbw.out 2>&1
+echo 0 >$AUTO
+busybox dmesg >$RT/dmbw.after
+DMOUT=$RT/dmbw.out
+dm_checks "bwrap --unshare-user" $RT/dmbw.before $RT/dmbw.after
 
 # dmesg -w follows the container's log: FOLLOW1 shown, then the host
 # writes a record, then FOLLOW2: the follower shows FOLLOW1 and FOLLOW2
@@ -1202,10 +1262,27 @@ check "crun rootless, auto off (control): dmesg inside shows the host's log" \
 	has "HOSTRT-$MARK" $RT/cuoff/rootfs/out
 check "crun rootless, auto off (control): its record is in the host's log, which host_kept catches" \
 	fails host_kept $RT/cu.after $RT/cuoff.after "-cuoff-$MARK"
-plain=$(crun_1000 exec cu readlink /proc/self/ns/syslog 2>&1)
-echo "# crun exec without syslogns enter runs in $plain, its container's init in $cuns: crun 1.8.1 joins only the namespace kinds it knows"
+expect "crun exec (rootless) without syslogns enter stays in the host's syslog namespace (crun 1.8.1 joins only the kinds it knows)" \
+	"syslog:[$INIT_INO]" crun_1000 exec cu readlink /proc/self/ns/syslog
 crun_1000 delete -f cu >/dev/null 2>&1
 crun_1000 delete -f cuoff >/dev/null 2>&1
+
+# util-linux dmesg's options in a rootless crun container (auto on).
+cat >$RT/ctdm.sh <<'EOF'
+sh /dm.sh >/out 2>&1
+echo end >>/out
+exec sleep 300
+EOF
+mkbundle $RT/cd 1 /bin/sh /ctdm.sh
+busybox dmesg >$RT/dmcd.before
+echo 1 >$AUTO
+crun_1000 run -d --bundle $RT/cd cd >$RT/cd.run 2>&1
+echo 0 >$AUTO
+check "crun rootless, dmesg options: the container runs" wait_end $RT/cd
+busybox dmesg >$RT/dmcd.after
+DMOUT=$RT/cd/rootfs/out
+dm_checks "crun (rootless)" $RT/dmcd.before $RT/dmcd.after
+crun_1000 delete -f cd >/dev/null 2>&1
 
 # As root, syslogns run as the entrypoint (no user namespace, auto off).
 mkbundle $RT/cr 0 /bin/syslogns run -t crunroot -- /bin/sh /ct.sh "cr-$MARK"
