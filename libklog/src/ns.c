@@ -87,25 +87,38 @@ int klog_ns_check_tag(const char *tag)
 }
 
 /**
- * klog_ns_size() - round a requested ring size to the size it gets.
+ * klog_ns_round_size() - round a requested ring size to the size it gets.
  * @cfg:  the tree's settings.
  * @size: requested bytes; 0 means cfg->default_size.
  * @out:  the size: @size rounded up to a power of two, at least
- *        KLOG_RING_MIN.
+ *        KLOG_RING_MIN.  The default is never refused: with a
+ *        cfg->max_size below it, 0 gets the largest power of two that
+ *        cfg->max_size allows.
  *
  * Nothing is allocated: this is the rule klog_ns_init() and
  * klog_ns_resize() apply, for an embedder that checks a size first.
  *
  * Context: any.
- * Return: 0, or -EINVAL if the rounded size exceeds cfg->max_size.
+ * Return: 0, or -EINVAL if a requested (nonzero) @size, rounded, exceeds
+ * cfg->max_size.
  */
-int klog_ns_size(const struct klog_config *cfg, u32 size, u32 *out)
+int klog_ns_round_size(const struct klog_config *cfg, u32 size, u32 *out)
 {
 	u32 max = kl_read_once(cfg->max_size);
 	u32 s = KLOG_RING_MIN;
 
-	if (!size)
+	if (!size) {
 		size = kl_read_once(cfg->default_size);
+		if (size > max) {
+			/* a lowered maximum: the largest ring it allows */
+			while (s <= max / 2)
+				s <<= 1;
+			if (s > max)
+				return -EINVAL;
+			*out = s;
+			return 0;
+		}
+	}
 	if (size > max || size > KLOG_RING_LIMIT)
 		return -EINVAL;
 	while (s < size)
@@ -155,7 +168,7 @@ int klog_ns_init(struct klog_ns *ns, struct klog_ns *parent,
 	if (ret)
 		return ret;
 	if (parent || p->size || !p->ops || !p->ops->emit) {
-		ret = klog_ns_size(cfg, p->size, &size);
+		ret = klog_ns_round_size(cfg, p->size, &size);
 		if (ret)
 			return ret;
 	}
@@ -389,7 +402,7 @@ void klog_ns_get_tag(struct klog_ns *ns, char *buf)
 /**
  * klog_ns_resize() - give a namespace that has logged nothing a new ring.
  * @ns:   a child namespace.
- * @size: requested bytes, rounded by klog_ns_size() (0: the default).
+ * @size: requested bytes, rounded by klog_ns_round_size() (0: the default).
  *
  * The new ring replaces the old one only while @ns has stored nothing,
  * so no record, cursor or reader position is lost or moved: every
@@ -411,7 +424,7 @@ int klog_ns_resize(struct klog_ns *ns, u32 size)
 	kl_might_sleep();
 	if (!ns->parent)
 		return -EINVAL;
-	ret = klog_ns_size(ns->cfg, size, &rounded);
+	ret = klog_ns_round_size(ns->cfg, size, &rounded);
 	if (ret)
 		return ret;
 	/* Refuse a used ring before allocating; checked again below. */

@@ -18,26 +18,26 @@ static void ns_size_rounding(void **state)
 	(void)state;
 	klog_config_init(&cfg);
 	assert_int_equal(cfg.max_size, 1024 * 1024);
-	assert_int_equal(klog_ns_size(&cfg, 0, &out), 0);
+	assert_int_equal(klog_ns_round_size(&cfg, 0, &out), 0);
 	assert_int_equal(out, 65536);
-	assert_int_equal(klog_ns_size(&cfg, 1, &out), 0);
+	assert_int_equal(klog_ns_round_size(&cfg, 1, &out), 0);
 	assert_int_equal(out, 4096);
-	assert_int_equal(klog_ns_size(&cfg, 4095, &out), 0);
+	assert_int_equal(klog_ns_round_size(&cfg, 4095, &out), 0);
 	assert_int_equal(out, 4096);
-	assert_int_equal(klog_ns_size(&cfg, 4096, &out), 0);
+	assert_int_equal(klog_ns_round_size(&cfg, 4096, &out), 0);
 	assert_int_equal(out, 4096);
-	assert_int_equal(klog_ns_size(&cfg, 4097, &out), 0);
+	assert_int_equal(klog_ns_round_size(&cfg, 4097, &out), 0);
 	assert_int_equal(out, 8192);
-	assert_int_equal(klog_ns_size(&cfg, 5000, &out), 0);
+	assert_int_equal(klog_ns_round_size(&cfg, 5000, &out), 0);
 	assert_int_equal(out, 8192);
-	assert_int_equal(klog_ns_size(&cfg, 65537, &out), 0);
+	assert_int_equal(klog_ns_round_size(&cfg, 65537, &out), 0);
 	assert_int_equal(out, 131072);
-	assert_int_equal(klog_ns_size(&cfg, 1024 * 1024, &out), 0);
+	assert_int_equal(klog_ns_round_size(&cfg, 1024 * 1024, &out), 0);
 	assert_int_equal(out, 1024 * 1024);
 	out = 12345;
-	assert_int_equal(klog_ns_size(&cfg, 1024 * 1024 + 1, &out), -EINVAL);
-	assert_int_equal(klog_ns_size(&cfg, 0x80000001u, &out), -EINVAL);
-	assert_int_equal(klog_ns_size(&cfg, 0xffffffffu, &out), -EINVAL);
+	assert_int_equal(klog_ns_round_size(&cfg, 1024 * 1024 + 1, &out), -EINVAL);
+	assert_int_equal(klog_ns_round_size(&cfg, 0x80000001u, &out), -EINVAL);
+	assert_int_equal(klog_ns_round_size(&cfg, 0xffffffffu, &out), -EINVAL);
 	assert_int_equal(out, 12345);
 }
 
@@ -50,19 +50,26 @@ static void ns_size_follows_config(void **state)
 	klog_config_init(&cfg);
 	cfg.max_size = 100000;			/* not a power of two */
 	cfg.default_size = 8192;
-	assert_int_equal(klog_ns_size(&cfg, 0, &out), 0);
+	assert_int_equal(klog_ns_round_size(&cfg, 0, &out), 0);
 	assert_int_equal(out, 8192);
-	assert_int_equal(klog_ns_size(&cfg, 65536, &out), 0);
+	assert_int_equal(klog_ns_round_size(&cfg, 65536, &out), 0);
 	assert_int_equal(out, 65536);
 	/* 65537 rounds to 131072, above the maximum. */
-	assert_int_equal(klog_ns_size(&cfg, 65537, &out), -EINVAL);
-	assert_int_equal(klog_ns_size(&cfg, 100000, &out), -EINVAL);
+	assert_int_equal(klog_ns_round_size(&cfg, 65537, &out), -EINVAL);
+	assert_int_equal(klog_ns_round_size(&cfg, 100000, &out), -EINVAL);
 	cfg.max_size = 4096;
-	assert_int_equal(klog_ns_size(&cfg, 1, &out), 0);
+	assert_int_equal(klog_ns_round_size(&cfg, 1, &out), 0);
 	assert_int_equal(out, 4096);
-	assert_int_equal(klog_ns_size(&cfg, 4097, &out), -EINVAL);
-	/* A default above the maximum is refused too. */
-	assert_int_equal(klog_ns_size(&cfg, 0, &out), -EINVAL);
+	assert_int_equal(klog_ns_round_size(&cfg, 4097, &out), -EINVAL);
+	/* A default above the maximum gets the largest ring it allows. */
+	assert_int_equal(klog_ns_round_size(&cfg, 0, &out), 0);
+	assert_int_equal(out, 4096);
+	cfg.max_size = 100000;
+	cfg.default_size = 1024 * 1024;
+	assert_int_equal(klog_ns_round_size(&cfg, 0, &out), 0);
+	assert_int_equal(out, 65536);
+	cfg.max_size = 4095;		/* below the smallest ring */
+	assert_int_equal(klog_ns_round_size(&cfg, 0, &out), -EINVAL);
 }
 
 static void ns_create_rounds_ring_size(void **state)

@@ -221,8 +221,9 @@ struct klog_ns_ops {
 
 /**
  * struct klog_ns_params - how to create a namespace.
- * @size:  ring bytes; 0 for the default; rounded up to a power of two and
- *         to KLOG_RING_MIN; more than the config's max_size is -EINVAL.
+ * @size:  ring bytes; 0 for the default (at most the config's max_size);
+ *         rounded up to a power of two and to KLOG_RING_MIN; more than
+ *         the config's max_size is -EINVAL.
  * @tag:   NULL, or up to KLOG_TAG_MAX bytes of [A-Za-z0-9._-],
  *         NUL-terminated (klog_ns_check_tag()).
  * @id:    identifier for "[ns:<id>] "; 0 picks the next automatic one.
@@ -336,7 +337,7 @@ struct klog_ns {
 
 void klog_config_init(struct klog_config *cfg);
 int klog_ns_check_tag(const char *tag);
-int klog_ns_size(const struct klog_config *cfg, __u32 size, __u32 *out);
+int klog_ns_round_size(const struct klog_config *cfg, __u32 size, __u32 *out);
 int klog_ns_set_tag(struct klog_ns *ns, const char *tag);
 void klog_ns_get_tag(struct klog_ns *ns, char *buf);
 int klog_ns_resize(struct klog_ns *ns, __u32 size);
