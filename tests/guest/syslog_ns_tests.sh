@@ -419,7 +419,12 @@ echo 65536 >$SC/syslog_ns_max_size
 expect "syslog_ns_max_size=65536: a 131072-byte ring is EINVAL" EINVAL klogns newns - 131072
 expect "syslog_ns_max_size=65536: a 65536-byte ring is fine" 0 klogns newns - 65536
 check "syslog_ns_max_size below 4096 is refused" sh -c "! echo 1024 2>/dev/null >$SC/syslog_ns_max_size"
+echo 20000 >$SC/syslog_ns_max_size
+expect "syslog_ns_max_size=20000, below the default: a new namespace still comes, its ring the largest allowed" \
+	16384 klogns exec -n -- cat $SC/syslog_ns_size
 echo 1048576 >$SC/syslog_ns_max_size
+expect "syslog_ns_max_size back to 1 MiB (control): a new namespace has the default ring" \
+	65536 klogns exec -n -- cat $SC/syslog_ns_size
 
 # --- the ns file: /proc/PID/ns/syslog, setns, NS_GET_PARENT ---------------
 INIT_INO=4026531830	# PROC_SYSLOG_INIT_INO

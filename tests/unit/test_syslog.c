@@ -1435,10 +1435,12 @@ static void resize_size_rules(void **state)
 	/* kernel.syslog_ns_max_size bounds the rounded size... */
 	cfg.max_size = 8192;
 	assert_int_equal(klog_ns_resize(child, 8193), -EINVAL);
-	/* ...and the default (0 asks for it, 64 KiB) is above it now. */
-	assert_int_equal(klog_ns_resize(child, 0), -EINVAL);
 	assert_int_equal(child->ring.size, 65536);
 	assert_ptr_equal(child->ring.buf, buf);
+	/* ...and the default (0 asks for it, 64 KiB) gets the largest ring
+	 * the maximum allows instead of failing. */
+	assert_int_equal(klog_ns_resize(child, 0), 0);
+	assert_int_equal(child->ring.size, 8192);
 	assert_int_equal(klog_ns_resize(child, 5000), 0);
 	assert_int_equal(child->ring.size, 8192);
 	assert_int_equal(klog_ns_resize(child, 1), 0);
