@@ -168,6 +168,11 @@ T0=$(cut -d. -f1 /proc/uptime)
 
 echo on >$SC/printk_devkmsg
 chmod 0666 /dev/kmsg
+# iptables-legacy (klogstress and klogfuzz run it) locks /run/xtables.lock:
+# let the unprivileged workers open it.
+mkdir -p /run
+touch /run/xtables.lock
+chmod 0666 /run/xtables.lock
 # On the debug kernel (run.sh -L: klogkmemleak=1) kmemleak must be there
 # and enabled; without -L there is no leak check.
 kmemleak_start
