@@ -16,15 +16,25 @@
 
 static void *kleak_ptr;
 
+/*
+ * KLEAK_COUNT objects: a stale copy of the last pointer (in a register
+ * spilled to insmod's kernel stack) can hide one from a scan, not all.
+ */
+#define KLEAK_COUNT 16
+
 static int __init kleak_init(void)
 {
-	char *p = kmalloc(KLEAK_SIZE, GFP_KERNEL);
+	int i;
 
-	if (!p)
-		return -ENOMEM;
-	memcpy(p, KLEAK_MARK, sizeof(KLEAK_MARK));
-	WRITE_ONCE(kleak_ptr, p);
-	WRITE_ONCE(kleak_ptr, NULL);
+	for (i = 0; i < KLEAK_COUNT; i++) {
+		char *p = kmalloc(KLEAK_SIZE, GFP_KERNEL);
+
+		if (!p)
+			return i ? 0 : -ENOMEM;
+		memcpy(p, KLEAK_MARK, sizeof(KLEAK_MARK));
+		WRITE_ONCE(kleak_ptr, p);
+		WRITE_ONCE(kleak_ptr, NULL);
+	}
 	return 0;
 }
 module_init(kleak_init);
