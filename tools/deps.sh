@@ -10,7 +10,7 @@ set -euo pipefail
 
 declare -A GROUP=(
 	[core]="build-essential meson ninja-build pkg-config libcmocka-dev valgrind python3 groff-base"
-	[kernel]="linux-source-6.12 ccache flex bison bc libelf-dev libssl-dev cpio xz-utils kmod busybox-static qemu-system-x86 util-linux iptables iproute2 sparse bubblewrap crun"
+	[kernel]="linux-source-6.12 ccache flex bison bc libelf-dev libssl-dev cpio xz-utils kmod busybox-static qemu-system-x86 util-linux iptables ebtables iproute2 sparse bubblewrap crun"
 	[fuzz]="clang libclang-rt-14-dev llvm"
 	[bench]="gnuplot-nox"
 	[lint]="shellcheck"

@@ -39,7 +39,7 @@
  *
  * Each namespace forwards its own records to its parent, in ring order,
  * through a forwarder of its own (klog_ns_forward_work(), deferred with
- * kl_defer_queue(): an irq_work in the kernel).  The store only moves
+ * kl_defer_queue(): a work item in the kernel).  The store only moves
  * the namespace's "offered up to" cursor (@up_cur) past records the
  * parent would not take, so with copies off the forwarder never runs.
  * No two klog locks are ever held together: the forwarder copies one
@@ -48,11 +48,10 @@
  * which the parent's own forwarder takes further up.  Each lock is held
  * for one record; a forwarder run handles at most KLOG_FORWARD_BATCH
  * records and then queues itself again, so however deep the tree or busy
- * the namespace, one run does bounded work (in the kernel it runs in hard
- * interrupt context, or on PREEMPT_RT in the irq_work thread, preemptible
- * between records).  The records of one child reach its parent in the child's
- * order.  A record overwritten before its forwarder reached it counts as
- * suppressed.
+ * the namespace, one run does bounded work (in the kernel it runs in a
+ * work item, preemptible between records).  The records of one child
+ * reach its parent in the child's order.  A record overwritten before its
+ * forwarder reached it counts as suppressed.
  *
  * A copy is one line in its parent: in a copy of text that user space
  * chose or influenced, control characters (a newline that would start an
@@ -601,7 +600,7 @@ static void copy_to_parent(struct klog_ns *cur, struct klog_entry *copy,
  * record to it, and the running one looks for more under @ns's lock
  * before it stops, so no record is left behind.  It holds its context's
  * scratch buffer for one record at a time, so it is preemptible between
- * records where its context is (the irq_work thread on PREEMPT_RT).
+ * records where its context is (a work item in the kernel).
  * Return: true if records remain (the caller queues the forwarder again).
  */
 static bool forward(struct klog_ns *ns)

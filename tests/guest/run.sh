@@ -145,6 +145,7 @@ fi
 	-c "sh /etc/$suite.sh" "$bin/klogns" "$bin/capture" "$bin/klogstress" \
 	"$bin/klogfuzz" \
 	"$bin/syslog_ns_test" "$bin/syslogns" /usr/sbin/xtables-legacy-multi \
+	/usr/sbin/ebtables-legacy \
 	/usr/bin/unshare /usr/bin/bwrap /usr/bin/crun
 set +e
 "$REPO/qemu/run.sh" -k "$kernel" -i "$out/${pre}initramfs.cpio.gz" \

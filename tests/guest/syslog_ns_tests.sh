@@ -294,17 +294,30 @@ check "netfilter: policy 2, nf_log_all_netns=0: the container logs its packets" 
 	has "NF-nfc-$MARK: IN=" $T/nfc.out
 check "netfilter: policy 2, nf_log_all_netns=0: no copy reaches the host" \
 	hasnt "NF-nfc-$MARK" $T/host.dmesg
-# ... and with nf_log_all_netns=1 the host gets labelled copies.
+# ... and with nf_log_all_netns=1 the host log takes a bound netns's
+# lines as 6.12 prints them, never as copies, whatever the policy: at 2
+# (nfd) and at the default 0 (nfg); the container keeps its own.
 echo 1 >/proc/sys/net/netfilter/nf_log_all_netns
 klogns exec -U -n -t nfd -- unshare -n sh $T/nfc.sh nfd "$MARK" >$T/nfd.out 2>&1
-echo 0 >/proc/sys/net/netfilter/nf_log_all_netns
 echo 0 >/proc/sys/kernel/syslog_ns_propagate
+klogns exec -U -n -t nfg -- unshare -n sh $T/nfc.sh nfg "$MARK" >$T/nfg.out 2>&1
+echo 0 >/proc/sys/net/netfilter/nf_log_all_netns
 busybox dmesg >$T/host.dmesg
-check "netfilter: policy 2 + nf_log_all_netns=1: the host has a labelled copy" \
-	has "^\[[ 0-9.]*\] \[ns:[0-9]*:nfd\] NF-nfd-$MARK: IN=" $T/host.dmesg
-check "netfilter: no unlabelled container packets in the host log" \
-	hasnt "^\[[ 0-9.]*\] NF-nf[a-d]-$MARK" $T/host.dmesg
-# The copy's dictionary on the host's /dev/kmsg: the two keys 6.12's
+check "netfilter: nf_log_all_netns=1, policy 2: the host has the line as 6.12 prints it" \
+	has "^\[[ 0-9.]*\] NF-nfd-$MARK: IN= OUT=lo" $T/host.dmesg
+check "netfilter: nf_log_all_netns=1, policy 0: the host has the line as 6.12 prints it" \
+	has "^\[[ 0-9.]*\] NF-nfg-$MARK: IN= OUT=lo" $T/host.dmesg
+check "netfilter: nf_log_all_netns=1: the containers keep their own lines (d)" \
+	has "NF-nfd-$MARK: IN= OUT=lo" $T/nfd.out
+check "netfilter: nf_log_all_netns=1: the containers keep their own lines (g)" \
+	has "NF-nfg-$MARK: IN= OUT=lo" $T/nfg.out
+expect "netfilter: nf_log_all_netns=1: the host has each of the container's lines once (d)" \
+	"$(grep -c "NF-nfd-$MARK: IN=" $T/nfd.out)" grep -c "NF-nfd-$MARK: IN=" $T/host.dmesg
+check "netfilter: nf_log_all_netns=1: no labelled copy reaches the host" \
+	hasnt "\[ns:[0-9]*:nf[dg]\]" $T/host.dmesg
+check "netfilter: nf_log_all_netns=0: no line of a container's packets in the host log" \
+	hasnt "NF-nf[abceh]-$MARK" $T/host.dmesg
+# The dictionary of a copy on the host's /dev/kmsg: the two keys 6.12's
 # records carry, which journald stores as _KERNEL_SUBSYSTEM and
 # _KERNEL_DEVICE.  dict_of FILE PATTERN: the dictionary lines of the first
 # record in FILE (/dev/kmsg format) whose line matches PATTERN, on one line.
@@ -312,11 +325,16 @@ dict_of() {
 	awk -v pat="$2" 'f && /^ / { printf "%s%s", sep, substr($0, 2); sep = " "; next }
 		{ f = 0 } !d && $0 ~ pat { f = 1; d = 1 } END { print "" }' "$1"
 }
+echo 2 >/proc/sys/kernel/syslog_ns_propagate
+klogns exec -U -n -t dk -- sh -c "echo '<6>DICT-$MARK' >/dev/kmsg"
+echo 0 >/proc/sys/kernel/syslog_ns_propagate
 echo "<6>HOSTDICT-$MARK" >/dev/kmsg
 klogns kmsg >$T/host.kmsg 2>&1
-nfdid=$(sed -n "s/^[0-9]*,[0-9]*,[0-9]*,[-c];\[ns:\([0-9]*\):nfd\] NF-nfd-$MARK: IN=.*/\1/p" $T/host.kmsg | head -1)
+dkid=$(sed -n "s/^[0-9]*,[0-9]*,[0-9]*,[-c];\[ns:\([0-9]*\):dk\] DICT-$MARK\$/\1/p" $T/host.kmsg | head -1)
+check "dictionary: policy 2 copied the container's /dev/kmsg line to the host" \
+	test -n "$dkid"
 expect "dictionary: the copy on the host's /dev/kmsg carries SUBSYSTEM=syslog_ns and DEVICE=+syslog_ns:<id>" \
-	"SUBSYSTEM=syslog_ns DEVICE=+syslog_ns:${nfdid:-none}" dict_of $T/host.kmsg "\\[ns:[0-9]*:nfd\\] NF-nfd-$MARK: IN="
+	"SUBSYSTEM=syslog_ns DEVICE=+syslog_ns:${dkid:-none}" dict_of $T/host.kmsg "\\[ns:[0-9]*:dk\\] DICT-$MARK\$"
 expect "dictionary: control: a host record has no dictionary" "" \
 	dict_of $T/host.kmsg ";HOSTDICT-$MARK\$"
 check "dictionary: control: dict_of reads a planted dictionary" \
@@ -1234,15 +1252,21 @@ EOF
 mkdir -p $RT/crun-1000
 chown 1000:1000 $RT/crun-1000
 
+# crun_auto NAME WHAT: run bundle $RT/NAME as uid 1000 with the auto mode
+# on, the host log in $RT/NAME.before and, once it ran, $RT/NAME.after.
+crun_auto() {
+	busybox dmesg >"$RT/$1.before"
+	echo 1 >$AUTO
+	crun_1000 run -d --bundle "$RT/$1" "$1" >"$RT/$1.run" 2>&1
+	echo 0 >$AUTO
+	check "crun rootless, $2: the container runs" wait_end "$RT/$1"
+	busybox dmesg >"$RT/$1.after"
+}
+
 # Rootless: crun run by uid 1000, a user namespace in config.json, auto on.
 mkbundle $RT/cu 1 /bin/sh /ct.sh "cu-$MARK" net
 mkbundle $RT/cuoff 1 /bin/sh /ct.sh "cuoff-$MARK" net
-busybox dmesg >$RT/cu.before
-echo 1 >$AUTO
-crun_1000 run -d --bundle $RT/cu cu >$RT/cu.run 2>&1
-echo 0 >$AUTO
-check "crun rootless, auto on: the container runs" wait_end $RT/cu
-busybox dmesg >$RT/cu.after
+crun_auto cu "auto on"
 expect "crun rootless, auto on: dmesg inside shows only its first line, its record and its 2 LOG lines" \
 	"1 1 2 0" rt_counts $RT/cu/rootfs/out "cu-$MARK"
 check "crun rootless, auto on: the host log is untouched" \
@@ -1279,14 +1303,9 @@ echo end >>/out
 exec sleep 300
 EOF
 mkbundle $RT/cd 1 /bin/sh /ctdm.sh
-busybox dmesg >$RT/dmcd.before
-echo 1 >$AUTO
-crun_1000 run -d --bundle $RT/cd cd >$RT/cd.run 2>&1
-echo 0 >$AUTO
-check "crun rootless, dmesg options: the container runs" wait_end $RT/cd
-busybox dmesg >$RT/dmcd.after
+crun_auto cd "dmesg options"
 DMOUT=$RT/cd/rootfs/out
-dm_checks "crun (rootless)" $RT/dmcd.before $RT/dmcd.after
+dm_checks "crun (rootless)" $RT/cd.before $RT/cd.after
 crun_1000 delete -f cd >/dev/null 2>&1
 
 # As root, syslogns run as the entrypoint (no user namespace, auto off).
@@ -1506,6 +1525,49 @@ kib=$(sed -n 's/^kib //p' $T/quota1.out)
 echo "# memory: 100 namespaces of 64 KiB pinned $kib KiB of kernel memory (Slab + VmallocUsed + Percpu)"
 expect "memory: the same user can create again once they are gone" 0 \
 	klogns exec -u 1000 -U -- klogns newns - 0
+
+# --- ebtables' log watcher ------------------------------------------------
+# ebt_log follows the netfilter rules above: a bridge with a dummy port in
+# the container's netns, a log rule on OUTPUT, one ARP request.  eba is
+# bound, ebh is not; ebd is bound, with nf_log_all_netns=1.  The devices
+# are deleted before the container ends, so that its netns (which holds
+# its syslog namespace) goes quickly; this comes late in the suite all
+# the same, after the checks of the host's copy budget, whose share per
+# child counts every child still alive.
+cat >$T/ebc.sh <<'EBC'
+ip link set lo up
+{ brctl addbr eb0 && ip link add ed0 type dummy && brctl addif eb0 ed0; } ||
+	echo "bridge failed"
+ip link set ed0 up
+ip link set eb0 up
+ip addr add 10.99.0.1/24 dev eb0
+ebtables-legacy -A OUTPUT -p 0x0806 --log-prefix "EB-$1-$2" --log-arp ||
+	echo "ebtables failed"
+ping -c 1 -W 1 10.99.0.2 >/dev/null 2>&1
+ip link del eb0
+ip link del ed0
+busybox dmesg
+EBC
+klogns exec -U -n -t eba -- unshare -n sh $T/ebc.sh eba "$MARK" >$T/eba.out 2>&1
+klogns exec -U -- unshare -n sh $T/ebc.sh ebh "$MARK" >$T/ebh.out 2>&1
+echo 1 >/proc/sys/net/netfilter/nf_log_all_netns
+klogns exec -U -n -t ebd -- unshare -n sh $T/ebc.sh ebd "$MARK" >$T/ebd.out 2>&1
+echo 0 >/proc/sys/net/netfilter/nf_log_all_netns
+busybox dmesg >$T/host.dmesg
+check "ebt_log: a bound netns's bridge frames are logged in its syslog namespace" \
+	has "EB-eba-$MARK IN= OUT=ed0 MAC source = .* proto = 0x0806 ARP HTYPE=1" $T/eba.out
+check "ebt_log: positive control: the bridge and the rule were set up (a)" \
+	hasnt "failed" $T/eba.out
+check "ebt_log: nf_log_all_netns=0: the host log has none of them" \
+	hasnt "EB-eb[ah]-$MARK" $T/host.dmesg
+check "ebt_log: an unbound netns logs nothing of its own" \
+	hasnt "EB-ebh-$MARK" $T/ebh.out
+check "ebt_log: positive control: the bridge and the rule were set up (h)" \
+	hasnt "failed" $T/ebh.out
+check "ebt_log: nf_log_all_netns=1: the container keeps its lines" \
+	has "EB-ebd-$MARK IN= OUT=ed0" $T/ebd.out
+check "ebt_log: nf_log_all_netns=1: the host has them as 6.12 prints them" \
+	has "^\[[ 0-9.]*\] EB-ebd-$MARK IN= OUT=ed0 MAC source = " $T/host.dmesg
 
 # --- lifetime ------------------------------------------------------------
 # On the debug kernel (run.sh -L: klogkmemleak=1) kmemleak must be there

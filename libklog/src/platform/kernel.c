@@ -5,8 +5,9 @@
  * DOC: kernel platform implementation
  *
  * Per-CPU scratch buffers, one per context that may store (task, softirq,
- * hard irq), and the irq_work that defers wake-ups of readers
- * (kl_waitq_wake()).
+ * hard irq), the irq_work that defers wake-ups of readers
+ * (kl_waitq_wake()), and deferred calls: an irq_work that queues a work
+ * item (kl_defer_queue()).
  */
 #include <linux/percpu.h>
 
@@ -59,4 +60,35 @@ void klog_plat_waitq_wake(struct irq_work *work)
 	struct kl_waitq *wq = container_of(work, struct kl_waitq, wake);
 
 	wake_up_interruptible(&wq->head);
+}
+
+/* @kick, in hard irq or the irq_work thread: hand the call to a worker. */
+static void klog_plat_defer_kick(struct irq_work *kick)
+{
+	struct kl_defer *d = container_of(kick, struct kl_defer, kick);
+
+	queue_work(system_unbound_wq, &d->work);
+}
+
+static void klog_plat_defer_run(struct work_struct *work)
+{
+	struct kl_defer *d = container_of(work, struct kl_defer, work);
+
+	d->fn(d);
+}
+
+void klog_plat_defer_init(kl_defer_t *d, void (*fn)(kl_defer_t *d))
+{
+	init_irq_work(&d->kick, klog_plat_defer_kick);
+	INIT_WORK(&d->work, klog_plat_defer_run);
+	d->fn = fn;
+}
+
+void klog_plat_defer_sync(kl_defer_t *d)
+{
+	might_sleep();
+	do {
+		irq_work_sync(&d->kick);
+		flush_work(&d->work);
+	} while (irq_work_is_pending(&d->kick) || work_pending(&d->work));
 }

@@ -34,6 +34,7 @@
 #include <linux/string.h>
 #include <linux/types.h>
 #include <linux/wait.h>
+#include <linux/workqueue.h>
 
 #define klog_lock_t raw_spinlock_t
 #define kl_lock_t klog_lock_t
@@ -77,16 +78,29 @@ static inline void kl_assert_unlocked(void)
 #define KL_SCRATCH_SIZE 1024
 
 /*
- * Deferred calls: an irq_work, which runs in hard interrupt context, or
- * on PREEMPT_RT in the irq_work thread (preemptible between records).
- * kl_defer_queue() may be called in any context; kl_defer_sync() waits
- * for a queued call (process context).
+ * Deferred calls run in process context: kl_defer_queue() may be called
+ * in any context but NMI, with or without a klog lock held; it queues an
+ * irq_work (@kick) whose only job is to queue @work on system_unbound_wq,
+ * as printk's wake_up_klogd() defers its wake-up, and @work calls @fn.
+ * So a forwarder runs preemptible, never in hard interrupt context, on
+ * PREEMPT_RT or not.  kl_defer_sync() returns once no call is queued or
+ * running, calls that the function queued again included (process
+ * context; the caller has stopped everything else that queues).
  */
-#define klog_defer_t struct irq_work
+struct kl_defer {
+	struct irq_work kick;
+	struct work_struct work;
+	void (*fn)(struct kl_defer *d);
+};
+
+#define klog_defer_t struct kl_defer
 #define kl_defer_t klog_defer_t
-#define kl_defer_init(d, f) init_irq_work((d), (f))
-#define kl_defer_queue(d) irq_work_queue(d)
-#define kl_defer_sync(d) irq_work_sync(d)
+
+void klog_plat_defer_init(kl_defer_t *d, void (*fn)(kl_defer_t *d));
+void klog_plat_defer_sync(kl_defer_t *d);
+#define kl_defer_init(d, f) klog_plat_defer_init((d), (f))
+#define kl_defer_queue(d) irq_work_queue(&(d)->kick)
+#define kl_defer_sync(d) klog_plat_defer_sync(d)
 
 #define kl_container_of(p, type, member) container_of(p, type, member)
 

@@ -52,7 +52,8 @@
  *                            that context already holds them (recursion)
  * kl_scratch_put(b)          give them back
  * kl_defer_*                 run a function soon, outside the caller's
- *                            locks, in any context (kernel: an irq_work;
+ *                            locks, in any context (kernel: a work item
+ *                            queued through an irq_work;
  *                            user space: the same thread, after the
  *                            current deferred call)
  * kl_container_of            container_of()
