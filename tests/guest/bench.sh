@@ -21,9 +21,11 @@ mkdir -p "$out"
 gcc -static -O2 -Wall -Wextra -Werror -o "$out/kmsgbench" "$HERE/kmsgbench.c"
 gcc -static -O2 -Wall -Wextra -Werror -o "$out/klogns" "$HERE/klogns.c"
 gcc -static -O2 -Wall -Wextra -Werror -o "$out/nsscale" "$HERE/nsscale.c"
+gcc -static -O2 -Wall -Wextra -Werror -o "$out/nfcost" "$HERE/nfcost.c"
 "$REPO/qemu/initramfs.sh" -o "$out/initramfs.cpio.gz" \
 	-f "$HERE/bench_guest.sh:/etc/bench_guest.sh" \
-	-c "sh /etc/bench_guest.sh" "$out/kmsgbench" "$out/klogns" "$out/nsscale"
+	-c "sh /etc/bench_guest.sh" "$out/kmsgbench" "$out/klogns" "$out/nsscale" \
+	"$out/nfcost"
 QEMU_MEM=${QEMU_MEM:-8G} "$REPO/qemu/run.sh" -k "$kernel" \
 	-i "$out/initramfs.cpio.gz" -l "$out/serial.log" -r "$out/results" \
 	-t 1800 -m none
@@ -53,6 +55,29 @@ memsum() {
 		if (!n++ || v < lo) lo = v; if (!m++ || v > hi) hi = v }
 		END { if (n) printf "%d %d-%d\n", lo, lo, hi }' "$out/results"
 }
+# nfl MODE N: "best spread" of ns per packet of "nflog MODE N NS"
+nfl() {
+	awk -v k="$1" -v c="$2" '$1 == "nflog" && $2 == k && $3 == c {
+		v = $4 + 0; if (!n++ || v < lo) lo = v; if (!m++ || v > hi) hi = v }
+		END { if (n) printf "%d %d-%d\n", lo, lo, hi }' "$out/results"
+}
+read -r nf_none nf_none_s <<<"$(nfl none 1)"
+read -r nf_host nf_host_s <<<"$(nfl host 1)"
+read -r nf_b1 nf_b1_s <<<"$(nfl bound 1)"
+read -r nf_b100 nf_b100_s <<<"$(nfl bound 100)"
+read -r nf_b1000 nf_b1000_s <<<"$(nfl bound 1000)"
+[ -n "$nf_b1000" ] || { echo "bench.sh: no nflog results; see $out/serial.log" >&2; exit 1; }
+printf '\nnetfilter LOG, ns per UDP packet over lo (two LOG lines), best (range)\n'
+printf '%-44s %s (%s)\n' "no rule (the packet alone)" "$nf_none" "$nf_none_s"
+printf '%-44s %s (%s)\n' "host log (nf_log_all_netns=1, unbound)" "$nf_host" "$nf_host_s"
+printf '%-44s %s (%s)\n' "bound, 1 bound netns alive" "$nf_b1" "$nf_b1_s"
+printf '%-44s %s (%s)\n' "bound, 100 alive" "$nf_b100" "$nf_b100_s"
+printf '%-44s %s (%s)\n' "bound, 1000 alive" "$nf_b1000" "$nf_b1000_s"
+printf '%-44s %s\n' "bound 1000 / bound 1" "$(ratio "$nf_b1000" "$nf_b1")"
+printf '%-44s %s\n' "bound 1 / host log" "$(ratio "$nf_b1" "$nf_host")"
+printf '%-44s %s\n' "LOG's own cost: (bound 1 - none) / (host - none)" \
+	"$(ratio $((nf_b1 - nf_none)) $((nf_host - nf_none)))"
+
 nscale=$(awk '$1 == "create" { print $3; exit }' "$out/results")
 [ -n "$nscale" ] || { echo "bench.sh: no scale results; see $out/serial.log" >&2; exit 1; }
 read -r c_sys c_sys_s <<<"$(scale create syslog 4)"
@@ -85,5 +110,12 @@ csv=$REPO/build/bench/results.csv
 		echo "guest-scale,$nscale,$k,mem_bytes,$(memsum mem $k | cut -d' ' -f1)"
 	done
 	echo "guest-scale,$nscale,syslog,net_over_syslog_create,$(ratio "$c_net" "$c_sys")"
+	echo "guest-nflog,1,none,ns_per_packet,$nf_none"
+	echo "guest-nflog,1,host,ns_per_packet,$nf_host"
+	for n in 1 100 1000; do
+		echo "guest-nflog,$n,bound,ns_per_packet,$(nfl bound $n | cut -d' ' -f1)"
+	done
+	echo "guest-nflog,1000,bound,over_bound_1,$(ratio "$nf_b1000" "$nf_b1")"
+	echo "guest-nflog,1,bound,over_host,$(ratio "$nf_b1" "$nf_host")"
 } >>"$csv"
 echo "bench.sh: rows added to ${csv#"$REPO"/}"
