@@ -18,7 +18,9 @@
 # src/platform/klog/types.h, found through -I.../src/platform), src/*.[ch]
 # (the core and its private header internal.h) and the kernel half of the
 # platform seam (src/platform/{platform,kernel}.h, src/platform/klog/types.h,
-# kernel.c).  Never: meson.build, the user-space half of the seam.
+# kernel.c).  Never: meson.build, the user-space half of the seam,
+# userspace/ (the calls the kernel has no caller for, the invariant
+# checks).
 #
 # The patch also adds the SYSLOG NAMESPACES entry to MAINTAINERS (from the
 # pristine tree, extracted if needed), naming the author as maintainer.

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0 OR MIT
 """tools/check-context.py - do the core's Context: lines match its code?
 
-Usage: check-context.py [FILE...]   (default: the core, libklog/src/*.c
+Usage: check-context.py [FILE...]   (default: the core, libklog/src/*.c,
+                                      libklog/userspace/*.c
                                       and the static inlines of its headers)
 
 Reads every function of the files (kernel style: the definition starts in
@@ -111,6 +112,7 @@ def main(argv):
     top = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     files = argv[1:] or sorted(
         glob.glob(os.path.join(top, "libklog/src/*.c")) +
+        glob.glob(os.path.join(top, "libklog/userspace/*.c")) +
         glob.glob(os.path.join(top, "libklog/src/internal.h")) +
         glob.glob(os.path.join(top, "libklog/include/klog/*.h")))
     funcs = {}

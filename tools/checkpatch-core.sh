@@ -1,7 +1,8 @@
 #!/bin/bash
 # tools/checkpatch-core.sh - the kernel's scripts/checkpatch.pl --strict -f
-# on every C source and header of the core (libklog/src, libklog/include),
-# from the pristine linux-source-6.12 tree (qemu/lib.sh extracts it).
+# on every C source and header of the core (libklog/src, libklog/include,
+# libklog/userspace), from the pristine linux-source-6.12 tree (qemu/lib.sh
+# extracts it).
 # kernel-glue/checkpatch.sh checks the import patch, i.e. the files the
 # kernel compiles; this also covers the user-space half of the platform
 # seam and the user-space headers, in the same style.  Prints one line
@@ -50,6 +51,6 @@ while IFS= read -r f; do
 	else
 		echo "libklog/$f: 0 errors, 0 warnings, 0 checks${ign:+ (ignoring $ign)}"
 	fi
-done < <(cd "$REPO/libklog" && find src include -name '*.[ch]' | LC_ALL=C sort)
+done < <(cd "$REPO/libklog" && find src include userspace -name '*.[ch]' | LC_ALL=C sort)
 [ "$n" -gt 0 ] || die "no sources found under libklog/"
 exit "$bad"

@@ -14,6 +14,7 @@
 
 #include "platform/platform.h"
 
+struct klog_msg;
 struct klog_ns;
 struct klog_ratelimit;
 
@@ -22,11 +23,19 @@ struct klog_ratelimit;
 /* Records a forwarder handles per run before it queues itself again. */
 #define KLOG_FORWARD_BATCH 16
 
-/* ns.c: a namespace's invariants (R1-R8), for tests and debugging. */
+/*
+ * A namespace's invariants (R1-R8), for tests and debugging: built in
+ * user space only, with the library's user-space calls.
+ */
 int klog_ns_check_locked(const struct klog_ns *ns);
 
-/* printk.c: the store path's steps, for ns.c, syslog.c and kmsg.c. */
+/*
+ * printk.c: the store path's steps, for ns.c, syslog.c and kmsg.c and the
+ * user-space calls.
+ */
+void klog_ns_store_msg(struct klog_ns *ns, struct klog_msg *m, char *scratch);
 bool klog_ns_reader_commit_locked(struct klog_ns *ns);
+bool klog_ns_flush_locked(struct klog_ns *ns);
 void klog_ns_copy_up(struct klog_ns *ns);
 void klog_ns_forward_work(kl_defer_t *work);
 void klog_ns_wake(struct klog_ns *ns);

@@ -340,19 +340,6 @@ void klog_kmsg_release(struct klog_kmsg *f)
 }
 
 /**
- * klog_proc_kmsg_open() - open /proc/kmsg: SYSLOG_ACTION_OPEN's check.
- * @ctx: the opener, with source KLOG_FROM_PROC.
- *
- * Context: process context (the permission check).
- * Return: 0 or -EPERM.
- */
-int klog_proc_kmsg_open(struct klog_syslog_ctx *ctx)
-{
-	kl_might_sleep();
-	return klog_syslog(ctx, KLOG_SYSLOG_ACTION_OPEN, NULL, 0);
-}
-
-/**
  * klog_proc_kmsg_read() - kmsg_read() of fs/proc/kmsg.c.
  * @ctx:      the opener (source KLOG_FROM_PROC).
  * @buf:      destination, as klog_syslog()'s.
@@ -389,14 +376,3 @@ unsigned int klog_proc_kmsg_poll(struct klog_syslog_ctx *ctx)
 	return 0;
 }
 
-/**
- * klog_proc_kmsg_release() - SYSLOG_ACTION_CLOSE.
- * @ctx: the opener.
- *
- * Context: process context (the permission check).
- */
-void klog_proc_kmsg_release(struct klog_syslog_ctx *ctx)
-{
-	kl_might_sleep();
-	klog_syslog(ctx, KLOG_SYSLOG_ACTION_CLOSE, NULL, 0);
-}

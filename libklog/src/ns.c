@@ -240,35 +240,6 @@ void klog_ns_destroy(struct klog_ns *ns)
 }
 
 /**
- * klog_ns_create() - allocate and initialise a namespace.
- * @parent: the parent, or NULL for a root.
- * @p:      parameters, see klog_ns_init().
- * @out:    the new namespace, holding one reference.
- *
- * Context: process context (allocates, may sleep).
- * Return: 0 or a negative errno as klog_ns_init(); on error *@out is
- * unchanged and nothing stays allocated.
- */
-int klog_ns_create(struct klog_ns *parent, const struct klog_ns_params *p,
-		   struct klog_ns **out)
-{
-	struct klog_ns *ns;
-	int ret;
-
-	kl_might_sleep();
-	ns = kl_alloc(sizeof(*ns));
-	if (!ns)
-		return -ENOMEM;
-	ret = klog_ns_init(ns, parent, p);
-	if (ret) {
-		kl_free(ns);
-		return ret;
-	}
-	*out = ns;
-	return 0;
-}
-
-/**
  * klog_ns_get() - take a reference.
  * @ns: a namespace the caller already holds a reference on.
  *
@@ -524,35 +495,6 @@ void klog_ns_get_copy_policy(const struct klog_ns *ns,
 	out->propagate = kl_read_once(ns->cfg->propagate);
 	out->burst = kl_read_once(ns->cfg->prop_burst);
 	out->interval_ms = kl_read_once(ns->cfg->prop_interval_ms);
-}
-
-/**
- * klog_ns_check_locked() - test the invariants of a namespace's ring.
- * @ns: the namespace, locked.
- *
- * klog_ring_check() on the ring, then klog_ring_check_cursor() on the
- * namespace's own cursors: the syslog cursor, the clear point and the
- * forwarder's @up_cur.  (An open /dev/kmsg file's cursor is its
- * owner's to check.)  A namespace without a ring (a root with a store
- * hook) has nothing to check.  For tests and debugging: user-space tests
- * run it at the end of every locked section
- * (klog_testing_set_unlock_check()).
- *
- * Context: ns->lock held.
- * Return: 0, or -KLOG_RING_Rn for the first invariant Rn that is broken.
- */
-int klog_ns_check_locked(const struct klog_ns *ns)
-{
-	int ret;
-
-	if (!ns->ring.buf)
-		return 0;
-	ret = klog_ring_check_cursor(&ns->ring, &ns->syslog_cur);
-	if (!ret)
-		ret = klog_ring_check_cursor(&ns->ring, &ns->clear_cur);
-	if (!ret)
-		ret = klog_ring_check_cursor(&ns->ring, &ns->up_cur);
-	return ret;
 }
 
 /**

@@ -5,20 +5,22 @@
  *
  * DOC: printk store path
  *
- * klog_ns_vprintk() formats with no lock held into the calling context's
- * scratch buffer (kl_scratch_get(): no allocation, no large stack buffer,
- * and a recursion guard), parses the KERN_SOH level prefixes as 6.12's
- * printk_parse_prefix() does, and hands the text to the common store.
- * klog_ns_store() is the raw entry for text that is already in memory
- * (/dev/kmsg writes, netfilter lines, tests).
+ * klog_ns_store() is the entry for text that is already in memory
+ * (/dev/kmsg writes, netfilter lines, tests).  User-space builds add
+ * klog_ns_vprintk(), which formats with no lock held into the calling
+ * context's scratch buffer (kl_scratch_get(): no allocation, no large
+ * stack buffer, and a recursion guard), parses the KERN_SOH level
+ * prefixes as 6.12's printk_parse_prefix() does, and hands the text to
+ * the same store; the kernel formats its own messages in printk().
  *
  * The common store keeps at most one pending line per namespace:
  *
  * - a fragment without a trailing newline starts or extends it;
  * - the pending line is committed to the ring on a newline, when the next
  *   fragment is not a continuation (a new prefix), comes from another
- *   caller, or does not fit, when it is more than 80% full, and before
- *   any read (klog_ns_flush()), so a reader never waits for a line that
+ *   caller, or does not fit, when it is more than 80% full, and, when
+ *   the tree's read_commits is on, before any read
+ *   (klog_ns_flush_locked()), so a reader never waits for a line that
  *   may never be finished.
  *
  * Committing a record stores it in the ring and then, if the policy
@@ -741,6 +743,17 @@ static void store(struct klog_ns *ns, const struct klog_msg *m,
 		klog_ns_copy_up(ns);
 }
 
+/*
+ * Normalise @m and store it, then give back @scratch (the calling
+ * context's scratch buffer that @m's text is in, or NULL): the tail of
+ * klog_ns_store() and of klog_ns_vprintk() (a user-space call).
+ */
+void klog_ns_store_msg(struct klog_ns *ns, struct klog_msg *m, char *scratch)
+{
+	normalise(ns, m);
+	store(ns, m, scratch);
+}
+
 /**
  * klog_ns_store() - store a message whose text is already in memory.
  * @ns: the namespace (a reference held by the caller).
@@ -762,76 +775,8 @@ int klog_ns_store(struct klog_ns *ns, const struct klog_msg *m)
 	msg = *m;
 	if (!msg.text)
 		msg.text = "";
-	normalise(ns, &msg);
-	store(ns, &msg, NULL);
+	klog_ns_store_msg(ns, &msg, NULL);
 	return msg.text_len;
-}
-
-/**
- * klog_ns_vprintk() - format and store a kernel-originated message.
- * @ns:   the namespace (a reference held by the caller).
- * @fmt:  printf format, optionally starting with KERN_SOH prefixes.
- * @args: its arguments.
- *
- * The text is formatted with no lock held, into the calling context's
- * scratch buffer: at most KLOG_RECORD_MAX - 1 bytes, prefixes included,
- * as 6.12's printk.
- *
- * Context: any that may take a spinlock (not NMI); no klog lock held.
- * Return: text bytes stored (prefixes and newline stripped), -EINVAL for
- * a NULL format or a formatting error, or -EBUSY if the calling context
- * is already inside the store path (a recursive call from @fmt's
- * arguments): the message is dropped.
- */
-int klog_ns_vprintk(struct klog_ns *ns, const char *fmt, va_list args)
-{
-	struct klog_msg m;
-	u32 skip, len;
-	char *buf;
-	int n;
-
-	if (!ns || !fmt)
-		return -EINVAL;
-	buf = kl_scratch_get();
-	if (!buf)
-		return -EBUSY;
-	/* L7: formatted with no lock held. */
-	n = kl_vsnprintf(buf, KLOG_RECORD_MAX, fmt, args);
-	if (n < 0) {
-		kl_scratch_put(buf);
-		return -EINVAL;
-	}
-	kl_memset(&m, 0, sizeof(m));
-	m.level = -1;
-	m.caller_id = kl_caller_id();
-	len = (u32)n < KLOG_RECORD_MAX - 1 ? (u32)n : KLOG_RECORD_MAX - 1;
-	if ((u32)n > len)
-		m.flags |= KLOG_F_TRUNC;
-	skip = klog_parse_prefix(buf, len, &m.level, &m.flags);
-	m.text = buf + skip;
-	m.text_len = len - skip;
-	normalise(ns, &m);
-	store(ns, &m, buf);
-	return m.text_len;
-}
-
-/**
- * klog_ns_printk() - format and store a kernel-originated message.
- * @ns:  the namespace.
- * @fmt: printf format, optionally starting with KERN_SOH prefixes.
- *
- * Context: as klog_ns_vprintk().
- * Return: as klog_ns_vprintk().
- */
-int klog_ns_printk(struct klog_ns *ns, const char *fmt, ...)
-{
-	va_list args;
-	int ret;
-
-	va_start(args, fmt);
-	ret = klog_ns_vprintk(ns, fmt, args);
-	va_end(args);
-	return ret;
 }
 
 /**
@@ -841,8 +786,7 @@ int klog_ns_printk(struct klog_ns *ns, const char *fmt, ...)
  * Every read path calls this first: the pending continuation line is
  * committed if the tree's read_commits says that readers commit it, so
  * that a reader never waits for a line that may never be finished; with
- * read_commits off (6.12's behaviour) it stays pending.  Not the locked
- * half of klog_ns_flush(), which commits it whatever the setting.
+ * read_commits off (6.12's behaviour) it stays pending.
  *
  * Context: ns->lock held.
  * Return: true if records wait to be copied to the parent: the caller
@@ -851,69 +795,23 @@ int klog_ns_printk(struct klog_ns *ns, const char *fmt, ...)
 bool klog_ns_reader_commit_locked(struct klog_ns *ns)
 {
 	if (ns->cfg->read_commits)
-		cont_flush_locked(ns);
+		return klog_ns_flush_locked(ns);
 	return backlog_locked(ns);
 }
 
 /**
- * klog_ns_flush() - commit the pending continuation line and wake readers.
- * @ns: the namespace.
+ * klog_ns_flush_locked() - commit the pending continuation line.
+ * @ns: the namespace, locked.
  *
- * Context: any that may take a spinlock (not NMI); no klog lock held.
+ * Whatever read_commits says (the locked half of klog_ns_flush(), a
+ * user-space call, and of a reader's commit when read_commits is on).
+ *
+ * Context: ns->lock held.
+ * Return: as klog_ns_reader_commit_locked().
  */
-void klog_ns_flush(struct klog_ns *ns)
+bool klog_ns_flush_locked(struct klog_ns *ns)
 {
-	kl_irqflags_t flags;
-	bool pending, kick;
-
-	kl_lock_irqsave(&ns->lock, flags);
-	pending = ns->cont.pending;
 	cont_flush_locked(ns);
-	kick = backlog_locked(ns);
-	kl_unlock_irqrestore(&ns->lock, flags);
-	if (pending)
-		klog_ns_wake(ns);
-	if (kick)
-		klog_ns_copy_up(ns);
+	return backlog_locked(ns);
 }
 
-/**
- * klog_ns_read() - copy the next record out and advance a cursor.
- * @ns:  the namespace.
- * @c:   the reader's cursor (start it with klog_ring_cursor_first()).
- * @out: the record; out->lost counts records the cursor lost before it.
- *
- * The pending continuation line is committed first.
- *
- * Context: any that may take a spinlock (not NMI); no klog lock held.
- * Return: 1 if a record was copied, 0 if the cursor is at the end,
- * -EINVAL for a namespace without a ring.
- */
-int klog_ns_read(struct klog_ns *ns, struct klog_cursor *c,
-		 struct klog_msgbuf *out)
-{
-	kl_irqflags_t flags;
-	struct klog_record rec;
-	bool pending, kick;
-	int ret = 0;
-
-	if (!ns->ring.buf)
-		return -EINVAL;
-	kl_lock_irqsave(&ns->lock, flags);
-	pending = ns->cont.pending && ns->cfg->read_commits;
-	kick = klog_ns_reader_commit_locked(ns);
-	if (klog_ring_read(&ns->ring, c, &rec, &out->lost)) {
-		out->rec = rec;
-		kl_memcpy(out->text, rec.text, rec.text_len);
-		kl_memcpy(out->dict, rec.dict, rec.dict_len);
-		out->rec.text = out->text;
-		out->rec.dict = out->dict;
-		ret = 1;
-	}
-	kl_unlock_irqrestore(&ns->lock, flags);
-	if (pending)
-		klog_ns_wake(ns);
-	if (kick)
-		klog_ns_copy_up(ns);
-	return ret;
-}

@@ -21,8 +21,9 @@
  *
  * Invariants.  They hold whenever the owner's lock is free (every function
  * here leaves them true), the lines that keep them are tagged with their
- * names, and klog_ring_check() and klog_ring_check_cursor() test them, in
- * constant time (the positions, the oldest and the newest record):
+ * names, and klog_ring_check() and klog_ring_check_cursor() (built in
+ * user space only, for the tests) test them, in constant time (the
+ * positions, the oldest and the newest record):
  *
  * - R1 geometry: @buf is 8-byte aligned, @size a power of two from
  *   KLOG_RING_MIN to KLOG_RING_LIMIT; first_idx, next_idx and last_idx are
@@ -59,35 +60,7 @@
  */
 #include "internal.h"
 #include "klog/ring.h"
-
-/* The header in the ring.  len 0 marks the wrap. */
-struct klog_hdr {
-	u64 ts_nsec;
-	u32 len;
-	u16 text_len;
-	u16 dict_len;
-	u32 caller_id;
-	u8 facility;
-	u8 level;
-	u8 flags;
-	u8 pad;
-};
-
-/* Bytes of one header: a record's, or a wrap marker's. */
-#define KLOG_HDR_SIZE ((u32)sizeof(struct klog_hdr))
-/* Every record, hence every offset in the ring, is a multiple of this. */
-#define KLOG_ALIGN 8u
-
-static inline struct klog_hdr *hdr_at(const struct klog_ring *r, u32 idx)
-{
-	return (struct klog_hdr *)(r->buf + idx);
-}
-
-/* Offset of the record that @idx designates (follows a wrap marker). */
-static inline u32 resolve(const struct klog_ring *r, u32 idx)
-{
-	return hdr_at(r, idx)->len ? idx : 0;
-}
+#include "ring_layout.h"
 
 /**
  * klog_ring_init() - set up an empty ring over caller-provided storage.
@@ -113,12 +86,6 @@ int klog_ring_init(struct klog_ring *ring, void *buf, u32 size)
 	ring->next_idx = 0;
 	ring->last_idx = 0;
 	return 0;
-}
-
-/* R6: the largest whole record (header included) a ring accepts. */
-static inline u32 max_record(const struct klog_ring *r)
-{
-	return r->size / 2 - KLOG_HDR_SIZE;
 }
 
 /**
@@ -426,136 +393,4 @@ bool klog_ring_read(const struct klog_ring *ring, struct klog_cursor *c,
 		return false;
 	klog_ring_advance(ring, c);
 	return true;
-}
-
-/**
- * klog_ring_last() - look at the newest record.
- * @ring: the ring.
- * @rec:  filled in; its pointers are valid while the lock is held.
- *
- * Context: owner's lock held.
- * Return: false if the ring is empty.
- */
-bool klog_ring_last(const struct klog_ring *ring, struct klog_record *rec)
-{
-	struct klog_cursor c = {
-		.seq = ring->next_seq - 1,
-		.idx = ring->last_idx,		/* R7, R8 */
-	};
-
-	if (ring->next_seq == ring->first_seq)
-		return false;
-	return klog_ring_peek(ring, &c, rec);
-}
-
-/* R1: an offset is aligned and leaves a header's room before the end. */
-static bool hdr_fits(const struct klog_ring *r, u32 idx)
-{
-	return !(idx & (KLOG_ALIGN - 1)) && idx <= r->size - KLOG_HDR_SIZE;
-}
-
-/* R6: the header at @idx (which hdr_fits()) is a sound record. */
-static bool record_ok(const struct klog_ring *r, u32 idx)
-{
-	const struct klog_hdr *h = hdr_at(r, idx);
-
-	return h->len && !(h->len & (KLOG_ALIGN - 1)) &&
-	       h->len <= max_record(r) &&
-	       h->len >= KLOG_HDR_SIZE + h->text_len + h->dict_len &&
-	       h->text_len <= KLOG_RECORD_MAX &&
-	       h->dict_len <= KLOG_DICT_MAX && h->level <= 7 &&
-	       idx + h->len + KLOG_HDR_SIZE <= r->size;
-}
-
-/**
- * klog_ring_check() - test the ring's invariants.
- * @ring: the ring.
- *
- * Checks R1 to R7 (see "DOC: record ring") on the positions, the oldest
- * and the newest record, in constant time, reading nothing outside the
- * buffer even when the ring is broken.  For tests and debugging: the
- * ring's functions never need it.
- *
- * Context: owner's lock held.
- * Return: 0, or -KLOG_RING_Rn for the first invariant Rn that is broken.
- */
-int klog_ring_check(const struct klog_ring *ring)
-{
-	bool empty = ring->first_seq == ring->next_seq;
-	bool one_place = ring->first_idx == ring->next_idx;
-	u32 size = ring->size, first, last;
-	const struct klog_hdr *h;
-
-	if (!ring->buf || ((unsigned long)ring->buf & (KLOG_ALIGN - 1)) ||
-	    size < KLOG_RING_MIN || size > KLOG_RING_LIMIT ||
-	    (size & (size - 1)) ||
-	    ((ring->first_idx | ring->next_idx | ring->last_idx) &
-	     (KLOG_ALIGN - 1)) ||
-	    ring->first_idx >= size || ring->next_idx >= size ||
-	    ring->last_idx >= size)
-		return -KLOG_RING_R1;
-	if (ring->first_seq > ring->next_seq ||
-	    ring->next_seq - ring->first_seq > size / KLOG_HDR_SIZE)
-		return -KLOG_RING_R2;
-	if (empty != one_place)
-		return -KLOG_RING_R3;
-	if (ring->next_idx + KLOG_HDR_SIZE > size ||
-	    (ring->first_idx > ring->next_idx &&
-	     ring->next_idx + KLOG_HDR_SIZE > ring->first_idx))
-		return -KLOG_RING_R4;
-	if (empty)
-		return 0;
-	if (!hdr_fits(ring, ring->first_idx))
-		return -KLOG_RING_R5;
-	first = resolve(ring, ring->first_idx);
-	if (first != ring->first_idx && ring->first_idx < ring->next_idx)
-		return -KLOG_RING_R5;
-	if (!record_ok(ring, first))
-		return -KLOG_RING_R6;
-	last = ring->last_idx;
-	if (!hdr_fits(ring, last) || !hdr_at(ring, last)->len)
-		return -KLOG_RING_R7;
-	if (!record_ok(ring, last))
-		return -KLOG_RING_R6;
-	h = hdr_at(ring, last);
-	if (last + h->len != ring->next_idx)
-		return -KLOG_RING_R7;
-	return 0;
-}
-
-/**
- * klog_ring_check_cursor() - test a cursor of a ring.
- * @ring: the ring.
- * @c:    the cursor.
- *
- * Checks the ring (klog_ring_check()), then R8 on @c: an overtaken cursor
- * is valid; one from first_seq on must name a sound record, the right
- * one at either end of the ring, or be exactly at next_idx at next_seq.
- *
- * Context: owner's lock held.
- * Return: 0, or -KLOG_RING_Rn for the first invariant Rn that is broken.
- */
-int klog_ring_check_cursor(const struct klog_ring *ring,
-			   const struct klog_cursor *c)
-{
-	int ret = klog_ring_check(ring);
-	u32 idx;
-
-	if (ret)
-		return ret;
-	if (c->seq > ring->next_seq)
-		return -KLOG_RING_R8;
-	if (c->seq < ring->first_seq)
-		return 0;
-	if (c->seq == ring->next_seq)
-		return c->idx == ring->next_idx ? 0 : -KLOG_RING_R8;
-	if (!hdr_fits(ring, c->idx))
-		return -KLOG_RING_R8;
-	idx = resolve(ring, c->idx);
-	if (!record_ok(ring, idx) ||
-	    (c->seq == ring->first_seq &&
-	     idx != resolve(ring, ring->first_idx)) ||
-	    (c->seq == ring->next_seq - 1 && idx != ring->last_idx))
-		return -KLOG_RING_R8;
-	return 0;
 }

@@ -15,8 +15,8 @@
  * need CAP_SYSLOG over the root's owner.  Every other action number is
  * unknown, 11 included: -EINVAL once the permission check passed, as in
  * 6.12.  A namespace is not created through syslog(2) but with
- * unshare(CLONE_NEWSYSLOG): klog_ns_create() or
- * klog_ns_init(), then klog_ns_set_tag() and klog_ns_resize() for the
+ * unshare(CLONE_NEWSYSLOG): klog_ns_init() (in user space also
+ * klog_ns_create()), then klog_ns_set_tag() and klog_ns_resize() for the
  * sysctls kernel.syslog_ns_tag and kernel.syslog_ns_size.
  *
  * Nothing is formatted under the namespace lock (L7).  A reader copies

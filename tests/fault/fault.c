@@ -47,8 +47,8 @@ static int failures;
 static const char *cur_op = "";
 static long cur_n;
 
-/* The call sites in libklog/src/ns.c. */
-#define SITE_OBJECT "ns.c klog_ns_create: namespace object"
+/* The call sites in libklog/src/ns.c and libklog/userspace/calls.c. */
+#define SITE_OBJECT "calls.c klog_ns_create: namespace object"
 #define SITE_RING "ns.c klog_ns_init: ring buffer"
 #define SITE_RESIZE "ns.c klog_ns_resize: new ring buffer"
 static const char *sites_seen[8];

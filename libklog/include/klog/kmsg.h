@@ -53,10 +53,12 @@ __s64 klog_kmsg_seek(struct klog_kmsg *f, __s64 offset, int whence);
 unsigned int klog_kmsg_poll(struct klog_kmsg *f);
 void klog_kmsg_release(struct klog_kmsg *f);
 
-int klog_proc_kmsg_open(struct klog_syslog_ctx *ctx);
 ssize_t klog_proc_kmsg_read(struct klog_syslog_ctx *ctx, void *buf,
 			    size_t count, bool nonblock);
 unsigned int klog_proc_kmsg_poll(struct klog_syslog_ctx *ctx);
+
+/* Built in user space only: the kernel has no caller for these. */
+int klog_proc_kmsg_open(struct klog_syslog_ctx *ctx);
 void klog_proc_kmsg_release(struct klog_syslog_ctx *ctx);
 
 #endif /* KLOG_KMSG_H */

@@ -344,8 +344,6 @@ int klog_ns_resize(struct klog_ns *ns, __u32 size);
 int klog_ns_init(struct klog_ns *ns, struct klog_ns *parent,
 		 const struct klog_ns_params *p);
 void klog_ns_destroy(struct klog_ns *ns);
-int klog_ns_create(struct klog_ns *parent, const struct klog_ns_params *p,
-		   struct klog_ns **out);
 struct klog_ns *klog_ns_get(struct klog_ns *ns);
 void klog_ns_put(struct klog_ns *ns);
 void klog_ns_get_stats(struct klog_ns *ns, struct klog_ns_stats *out);
@@ -356,5 +354,9 @@ int klog_ns_set_copy_policy(struct klog_ns *ns,
 			    const struct klog_copy_policy *pol);
 void klog_ns_get_copy_policy(const struct klog_ns *ns,
 			     struct klog_copy_policy *out);
+
+/* Built in user space only: the kernel has no caller for these. */
+int klog_ns_create(struct klog_ns *parent, const struct klog_ns_params *p,
+		   struct klog_ns **out);
 
 #endif /* KLOG_NS_H */

@@ -55,15 +55,16 @@ struct klog_msgbuf {
 	char dict[KLOG_DICT_MAX];
 };
 
+int klog_ns_store(struct klog_ns *ns, const struct klog_msg *m);
+__u32 klog_parse_prefix(const char *text, __u32 len, int *level, __u32 *flags);
+
+/* Built in user space only: the kernel has no caller for these. */
 KLOG_PRINTF(2, 0)
 int klog_ns_vprintk(struct klog_ns *ns, const char *fmt, va_list args);
 KLOG_PRINTF(2, 3)
 int klog_ns_printk(struct klog_ns *ns, const char *fmt, ...);
-int klog_ns_store(struct klog_ns *ns, const struct klog_msg *m);
 void klog_ns_flush(struct klog_ns *ns);
 int klog_ns_read(struct klog_ns *ns, struct klog_cursor *c,
 		 struct klog_msgbuf *out);
-
-__u32 klog_parse_prefix(const char *text, __u32 len, int *level, __u32 *flags);
 
 #endif /* KLOG_PRINTK_H */
