@@ -375,4 +375,3 @@ unsigned int klog_proc_kmsg_poll(struct klog_syslog_ctx *ctx)
 		return KLOG_POLLIN | KLOG_POLLRDNORM;
 	return 0;
 }
-

@@ -59,7 +59,9 @@
  * chose or influenced, control characters (a newline that would start an
  * unlabelled line, an escape sequence) become '?', and its level is at
  * most as severe as KLOG_USER_COPY_LEVEL, so that a container cannot put
- * emergency-level lines on the host's consoles.
+ * emergency-level lines on the host's consoles, and its facility is
+ * KLOG_USER_COPY_FACILITY (LOG_USER), so that it cannot file lines under
+ * the host's auth or daemon facilities.
  *
  * Locking.  These invariants hold in every core file, and the lines that
  * keep them are tagged with their names.  User space checks L1, L2, L6
@@ -519,8 +521,10 @@ static void copy_lost(struct klog_ns *child, struct klog_ns *p, u64 lost)
 }
 
 /*
- * A copy of user-influenced text is one line of notice severity at most:
- * control characters (but tab) become '?', more severe levels notice.
+ * A copy of user-influenced text is one line of notice severity at most,
+ * in the user facility: control characters (but tab) become '?', more
+ * severe levels notice, and a facility the writer chose (auth, say: any
+ * <N> a /dev/kmsg writer puts first) becomes LOG_USER.
  */
 static void user_copy_sanitise(struct klog_entry *copy, char *text)
 {
@@ -534,6 +538,7 @@ static void user_copy_sanitise(struct klog_entry *copy, char *text)
 	}
 	if (copy->level < KLOG_USER_COPY_LEVEL)
 		copy->level = KLOG_USER_COPY_LEVEL;
+	copy->facility = KLOG_USER_COPY_FACILITY;
 }
 
 /*
@@ -814,4 +819,3 @@ bool klog_ns_flush_locked(struct klog_ns *ns)
 	cont_flush_locked(ns);
 	return backlog_locked(ns);
 }
-

@@ -371,26 +371,3 @@ void klog_ring_advance(const struct klog_ring *ring, struct klog_cursor *c)
 	c->idx = idx + hdr_at(ring, idx)->len;
 	c->seq++;
 }
-
-/**
- * klog_ring_read() - read the next record and advance.
- * @ring: the ring.
- * @c:    the cursor.
- * @rec:  filled in when a record is returned.
- * @lost: if not NULL, set to the records lost before this one.
- *
- * Context: owner's lock held.
- * Return: true if a record was read.
- */
-bool klog_ring_read(const struct klog_ring *ring, struct klog_cursor *c,
-		    struct klog_record *rec, u64 *lost)
-{
-	u64 l = klog_ring_cursor_fix(ring, c);
-
-	if (lost)
-		*lost = l;
-	if (!klog_ring_peek(ring, c, rec))
-		return false;
-	klog_ring_advance(ring, c);
-	return true;
-}

@@ -7,7 +7,8 @@
  * The kernel glue has paths of its own for what these do: it embeds and
  * allocates its namespaces itself (klog_ns_init()), formats its messages
  * in printk() and stores them with klog_ns_store(), reads through
- * klog_syslog() and klog_kmsg_read(), and opens /proc/kmsg through
+ * klog_syslog() and klog_kmsg_read() (klog_ring_peek() and
+ * klog_ring_copy() underneath), and opens /proc/kmsg through
  * do_syslog().  So the kernel build leaves this file out (it is not in
  * libklog/Kbuild's list; libklog/meson.build adds it), and a user-space
  * embedder (klogsim, the tests, the benchmarks) gets a whole API:
@@ -18,7 +19,8 @@
  *   records one at a time;
  * - klog_proc_kmsg_open() and klog_proc_kmsg_release(): /proc/kmsg's
  *   open and close, the syslog(2) actions 1 and 0;
- * - klog_ring_last(): the newest record of a ring.
+ * - klog_ring_read() and klog_ring_last(): a ring's next record for a
+ *   cursor, and its newest.
  *
  * Each keeps the locking rules of the layer it belongs to (ring.c, ns.c,
  * printk.c): it calls that layer's functions, never touches its locks in
@@ -230,4 +232,27 @@ bool klog_ring_last(const struct klog_ring *ring, struct klog_record *rec)
 	if (ring->next_seq == ring->first_seq)
 		return false;
 	return klog_ring_peek(ring, &c, rec);
+}
+
+/**
+ * klog_ring_read() - read the next record and advance.
+ * @ring: the ring.
+ * @c:    the cursor.
+ * @rec:  filled in when a record is returned.
+ * @lost: if not NULL, set to the records lost before this one.
+ *
+ * Context: owner's lock held.
+ * Return: true if a record was read.
+ */
+bool klog_ring_read(const struct klog_ring *ring, struct klog_cursor *c,
+		    struct klog_record *rec, u64 *lost)
+{
+	u64 l = klog_ring_cursor_fix(ring, c);
+
+	if (lost)
+		*lost = l;
+	if (!klog_ring_peek(ring, c, rec))
+		return false;
+	klog_ring_advance(ring, c);
+	return true;
 }

@@ -326,10 +326,27 @@ dict_of() {
 		{ f = 0 } !d && $0 ~ pat { f = 1; d = 1 } END { print "" }' "$1"
 }
 echo 2 >/proc/sys/kernel/syslog_ns_propagate
-klogns exec -U -n -t dk -- sh -c "echo '<6>DICT-$MARK' >/dev/kmsg"
+klogns exec -U -n -t dk -- sh -c "echo '<6>DICT-$MARK' >/dev/kmsg
+	echo '<34>AUTH-$MARK' >/dev/kmsg; klogns kmsg" >$T/dk.kmsg 2>&1
 echo 0 >/proc/sys/kernel/syslog_ns_propagate
 echo "<6>HOSTDICT-$MARK" >/dev/kmsg
+echo "<34>HOSTAUTH-$MARK" >/dev/kmsg
 klogns kmsg >$T/host.kmsg 2>&1
+# pri_of FILE PATTERN: the priority (facility * 8 + level) of the first
+# record in FILE (/dev/kmsg format) whose text matches PATTERN.
+pri_of() {
+	sed -n "s/^\([0-9]*\),[0-9]*,[0-9]*,[-c];$2\$/\1/p" "$1" | head -1
+}
+# A container may write <34> (auth.crit) into its own log, but its copy
+# on the host is filed as user.notice: it cannot pose as the host's
+# authentication log.  Controls: the container's own record, and the
+# host's own write, keep 34.
+expect "copy facility: the container's own auth.crit record keeps 34" \
+	34 pri_of $T/dk.kmsg "AUTH-$MARK"
+expect "copy facility: its copy on the host is user.notice, 13" \
+	13 pri_of $T/host.kmsg "\\[ns:[0-9]*:dk\\] AUTH-$MARK"
+expect "copy facility: control: the host's own <34> write keeps 34" \
+	34 pri_of $T/host.kmsg "HOSTAUTH-$MARK"
 dkid=$(sed -n "s/^[0-9]*,[0-9]*,[0-9]*,[-c];\[ns:\([0-9]*\):dk\] DICT-$MARK\$/\1/p" $T/host.kmsg | head -1)
 check "dictionary: policy 2 copied the container's /dev/kmsg line to the host" \
 	test -n "$dkid"

@@ -863,8 +863,8 @@ static void ratelimit_note_copied_only_under_policy_all(void **state)
 			 " SUBSYSTEM=syslog_ns\n DEVICE=+syslog_ns:2\n", i + 1);
 		expect_rec(&f, want);
 	}
-	/* The note names a task: a user copy, notice at most. */
-	expect_rec(&f, "5,10,11002000,-;[ns:2:c] printk: test: 3 output lines suppressed due to ratelimiting\n"
+	/* The note names a task: a user copy, notice at most, LOG_USER. */
+	expect_rec(&f, "13,10,11002000,-;[ns:2:c] printk: test: 3 output lines suppressed due to ratelimiting\n"
 		   " SUBSYSTEM=syslog_ns\n DEVICE=+syslog_ns:2\n");
 	expect_rec(&f, "14,11,11002000,-;[ns:2:c] last\n"
 		   " SUBSYSTEM=syslog_ns\n DEVICE=+syslog_ns:2\n");

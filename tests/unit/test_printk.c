@@ -1045,6 +1045,42 @@ static void prop_user_copy_is_one_line_of_notice(void **state)
 	rec_list_free(&l);
 }
 
+/*
+ * A copy of user text is filed under LOG_USER whatever facility the
+ * writer chose (4, auth, here; 10, authpriv, and 0, the kernel's, too);
+ * kernel text keeps its facility.  Positive control: the child's own
+ * records keep what was written.
+ */
+static void prop_user_copy_is_in_the_user_facility(void **state)
+{
+	static const u8 fac[] = { 4, 10, 0 };
+	struct klog_msg m = { .level = 6, .flags = KLOG_MSG_USER,
+			      .text = "su: root\n", .text_len = 9 };
+	struct rec_list l;
+	size_t i;
+
+	(void)state;
+	root->cfg->propagate = KLOG_PROPAGATE_ALL;
+	for (i = 0; i < sizeof(fac); i++) {
+		m.facility = fac[i];
+		assert_int_equal(klog_ns_store(ns, &m), 8);
+	}
+	m.flags = 0;
+	m.facility = 3;
+	assert_int_equal(klog_ns_store(ns, &m), 8);
+	read_all(root, &l);
+	assert_int_equal(l.n, 4);
+	for (i = 0; i < sizeof(fac); i++)
+		assert_int_equal(l.m[i].rec.facility, KLOG_USER_COPY_FACILITY);
+	assert_int_equal(l.m[3].rec.facility, 3);
+	rec_list_free(&l);
+	read_all(ns, &l);
+	assert_int_equal(l.n, 4);
+	for (i = 0; i < sizeof(fac); i++)
+		assert_int_equal(l.m[i].rec.facility, fac[i]);
+	rec_list_free(&l);
+}
+
 /* KLOG_MSG_LOCAL records stay where they are, even under policy 2. */
 static void prop_local_never_copied(void **state)
 {
@@ -2191,6 +2227,7 @@ int main(void)
 		TP(printk_recursion_is_refused),
 		TP(prop_user_records_three_levels),
 		TP(prop_user_copy_is_one_line_of_notice),
+		TP(prop_user_copy_is_in_the_user_facility),
 		TP(prop_local_never_copied),
 		TP(prop_user_fragment_not_joined_to_kernel_line),
 		TP(prop_budget_burst_and_suppressed_note),

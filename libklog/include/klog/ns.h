@@ -24,6 +24,8 @@
 #define KLOG_LABEL_DICT_MAX 64
 /* The most severe level a copy of user-influenced text keeps (notice). */
 #define KLOG_USER_COPY_LEVEL 5
+/* The facility every copy of user-influenced text has (LOG_USER). */
+#define KLOG_USER_COPY_FACILITY 1
 
 /*
  * Propagation policies (kernel.syslog_ns_propagate).  The default is

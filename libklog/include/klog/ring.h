@@ -163,13 +163,13 @@ bool klog_ring_peek(const struct klog_ring *ring, const struct klog_cursor *c,
 bool klog_ring_copy(const struct klog_ring *ring, const struct klog_cursor *c,
 		    struct klog_record *rec, char *buf, __u32 size);
 void klog_ring_advance(const struct klog_ring *ring, struct klog_cursor *c);
-bool klog_ring_read(const struct klog_ring *ring, struct klog_cursor *c,
-		    struct klog_record *rec, __u64 *lost);
 void klog_ring_cursor_first(const struct klog_ring *ring,
 			    struct klog_cursor *c);
 void klog_ring_cursor_end(const struct klog_ring *ring, struct klog_cursor *c);
 
 /* Built in user space only: the kernel has no caller for these. */
+bool klog_ring_read(const struct klog_ring *ring, struct klog_cursor *c,
+		    struct klog_record *rec, __u64 *lost);
 bool klog_ring_last(const struct klog_ring *ring, struct klog_record *rec);
 int klog_ring_check(const struct klog_ring *ring);
 int klog_ring_check_cursor(const struct klog_ring *ring,

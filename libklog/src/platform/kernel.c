@@ -4,25 +4,23 @@
  *
  * DOC: kernel platform implementation
  *
- * Per-CPU scratch buffers, one per context that may store (task, softirq,
- * hard irq), the irq_work that defers wake-ups of readers
- * (kl_waitq_wake()), and deferred calls: an irq_work that queues a work
- * item (kl_defer_queue()).
+ * A per-CPU scratch buffer for task context (the kernel's only user of
+ * kl_scratch_get() is the forwarder, a work item), the irq_work that
+ * defers wake-ups of readers (kl_waitq_wake()), and deferred calls: an
+ * irq_work that queues a work item (kl_defer_queue()).
  */
 #include <linux/percpu.h>
 
 #include "platform.h"
 
-#define KLOG_PLAT_CONTEXTS 3	/* interrupt_context_level() below NMI */
-
 /*
- * struct klog_plat_scratch - one CPU's scratch buffers.
- * Locking: only the owning CPU touches them, with preemption disabled;
- * @busy[c] is set while context c uses @buf[c].
+ * struct klog_plat_scratch - one CPU's scratch buffer.
+ * Locking: only the owning CPU touches it, in task context with
+ * preemption disabled; @busy is set while it is in use.
  */
 struct klog_plat_scratch {
-	char buf[KLOG_PLAT_CONTEXTS][KL_SCRATCH_SIZE];
-	bool busy[KLOG_PLAT_CONTEXTS];
+	char buf[KL_SCRATCH_SIZE];
+	bool busy;
 };
 
 static DEFINE_PER_CPU(struct klog_plat_scratch, klog_plat_scratch);
@@ -35,22 +33,20 @@ char *klog_plat_scratch_get(void)
 	preempt_disable();
 	ctx = interrupt_context_level();
 	s = this_cpu_ptr(&klog_plat_scratch);
-	if (ctx >= KLOG_PLAT_CONTEXTS || s->busy[ctx]) {
+	if (ctx || s->busy) {
 		preempt_enable();
 		return NULL;
 	}
-	s->busy[ctx] = true;
-	return s->buf[ctx];
+	s->busy = true;
+	return s->buf;
 }
 
 void klog_plat_scratch_put(char *buf)
 {
 	struct klog_plat_scratch *s = this_cpu_ptr(&klog_plat_scratch);
-	unsigned char ctx = interrupt_context_level();
 
-	WARN_ON_ONCE(ctx >= KLOG_PLAT_CONTEXTS || buf != s->buf[ctx]);
-	if (ctx < KLOG_PLAT_CONTEXTS)
-		s->busy[ctx] = false;
+	WARN_ON_ONCE(interrupt_context_level() || buf != s->buf);
+	s->busy = false;
 	preempt_enable();
 }
 
@@ -84,11 +80,17 @@ void klog_plat_defer_init(kl_defer_t *d, void (*fn)(kl_defer_t *d))
 	d->fn = fn;
 }
 
+/*
+ * The kick is busy from the moment it is queued until its function has
+ * returned, queue_work() included; its pending bit is cleared before the
+ * function runs, so it cannot tell that the work item is about to be
+ * queued.  A work item that queued the kick again is seen here as busy.
+ */
 void klog_plat_defer_sync(kl_defer_t *d)
 {
 	might_sleep();
 	do {
 		irq_work_sync(&d->kick);
 		flush_work(&d->work);
-	} while (irq_work_is_pending(&d->kick) || work_pending(&d->work));
+	} while (irq_work_is_busy(&d->kick) || work_pending(&d->work));
 }

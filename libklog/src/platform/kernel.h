@@ -7,9 +7,9 @@
  * Locks are raw spinlocks taken with interrupts disabled, so the store path
  * may run in any context that may take a spinlock (not NMI).  The core
  * never holds two of them: a copy to a parent is made after the child's
- * lock is dropped.  Text is formatted, and records are carried from one
- * namespace to the next, in a per-CPU scratch buffer of the current
- * context, with preemption disabled and no lock held.  Memory comes from
+ * lock is dropped.  Records are carried from one namespace to the next
+ * in a per-CPU scratch buffer, by the forwarder (a work item), with
+ * preemption disabled and no lock held.  Memory comes from
  * kvzalloc(GFP_KERNEL_ACCOUNT), so rings are charged to the creator's
  * memory cgroup.  The clock is local_clock(), as printk's.
  */
@@ -69,11 +69,10 @@ static inline void kl_assert_unlocked(void)
 }
 
 /*
- * Scratch buffers.  kl_scratch_get() disables preemption and returns this
- * CPU's buffer for the current context (task, softirq, hard irq), or NULL
- * in NMI context or if that buffer is in use: the store path recursed
- * (from inside vsnprintf(), say).  An interrupt that arrives meanwhile
- * gets the buffer of its own context.  kl_scratch_put() releases it.
+ * Scratch buffers.  The kernel's only caller is the forwarder, in task
+ * context (a work item): kl_scratch_get() disables preemption and returns
+ * this CPU's buffer, or NULL outside task context or if the buffer is in
+ * use.  kl_scratch_put() releases it.
  */
 #define KL_SCRATCH_SIZE 1024
 
@@ -85,7 +84,9 @@ static inline void kl_assert_unlocked(void)
  * So a forwarder runs preemptible, never in hard interrupt context, on
  * PREEMPT_RT or not.  kl_defer_sync() returns once no call is queued or
  * running, calls that the function queued again included (process
- * context; the caller has stopped everything else that queues).
+ * context; the caller has stopped everything else that queues): a
+ * forwarder that queues itself again until its backlog is copied is
+ * waited for until it is.
  */
 struct kl_defer {
 	struct irq_work kick;

@@ -49,7 +49,8 @@
  *                            calling thread holds one)
  * kl_scratch_get()           KL_SCRATCH_SIZE bytes private to the calling
  *                            context until kl_scratch_put(), or NULL if
- *                            that context already holds them (recursion)
+ *                            that context already holds them (recursion;
+ *                            kernel: task context only, else NULL too)
  * kl_scratch_put(b)          give them back
  * kl_defer_*                 run a function soon, outside the caller's
  *                            locks, in any context (kernel: a work item
