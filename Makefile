@@ -14,7 +14,8 @@ export KCACHE
 .PHONY: all demo check deps-core deps-kernel build unit valgrind sanitize \
 	kcompile fuzz stress story kernel kernel-stock kernel-debug kernel-rt \
 	qemu guest-rt \
-	guest guest-debug golden bench bench-smoke checkpatch bench-guest clean \
+	guest guest-debug golden bench bench-smoke checkpatch bench-guest \
+	bench-host-cost clean \
 	guest-reliability guest-reliability-debug guest-reliability-full \
 	guest-fuzz-long \
 	bisect-check sparse host-unchanged shellcheck install
@@ -157,9 +158,15 @@ sparse: deps-kernel
 bisect-check: deps-kernel
 	kernel-glue/bisect-check.sh
 
-# In-guest cost ratio of /dev/kmsg writes, child vs host.
+# In-guest cost ratios: a child vs the host on the patched kernel
+# (bench.sh), then the host's own paths on stock vs patched (hostcost.sh).
 bench-guest: kernel
 	tests/guest/bench.sh
+	tests/guest/hostcost.sh
+
+# Only the second: stock vs patched bench kernels, booted alternately.
+bench-host-cost: deps-kernel
+	tests/guest/hostcost.sh
 
 # Re-record the stock 6.12 transcripts (not part of check).
 golden: deps-kernel

@@ -1,5 +1,5 @@
 #!/bin/bash
-# kernel/build-kernel.sh [stock|patched] [debug|rt] [config-only] - build
+# kernel/build-kernel.sh [stock|patched] [debug|rt|bench] [config-only] - build
 # (or reuse) the guest kernel's bzImage.
 #
 #   stock    Debian's linux-source-6.12 as shipped, for the golden
@@ -10,10 +10,13 @@
 #            kmemleak); the image name gets a "-debug" suffix.
 #   rt       instead merge kernel/config/rt.config (PREEMPT_RT, lockdep with
 #            the raw_spinlock nesting checks); suffix "-rt".
+#   bench    instead merge kernel/config/bench.config (loadable modules,
+#            for the host-cost benchmark's printk module); suffix
+#            "-bench".
 #   config-only  prepare the tree and the checked .config, then stop
 #            (no compilation; for trying out patches and fragments).
 #
-# Configuration: tinyconfig + kernel/config/base.config (+ debug/rt.config)
+# Configuration: tinyconfig + kernel/config/base.config (+ debug/rt/bench.config)
 # (+ for patched: every kernel-glue/*.config), then olddefconfig; every
 # option of the fragments is then checked in .config (build fails if one
 # did not stick).
@@ -36,15 +39,16 @@
 set -euo pipefail
 . "$(dirname "$0")/../qemu/lib.sh"
 
-variant=patched debug=0 rt=0 config_only=0
+variant=patched debug=0 rt=0 bench=0 config_only=0
 for a in "$@"; do
 	case $a in
 	stock|patched) variant=$a ;;
 	debug) debug=1 ;;
 	rt) rt=1 ;;
+	bench) bench=1 ;;
 	config-only) config_only=1 ;;
 	-h|--help) sed -n '2,/^set -e/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
-	*) die "usage: $0 [stock|patched] [debug|rt] [config-only]" ;;
+	*) die "usage: $0 [stock|patched] [debug|rt|bench] [config-only]" ;;
 	esac
 done
 
@@ -54,9 +58,10 @@ glue=$REPO/kernel-glue
 
 # --- inputs ----------------------------------------------------------------
 frags=("$REPO/kernel/config/base.config")
-[ "$debug" -eq 1 ] && [ "$rt" -eq 1 ] && die "debug and rt are separate builds"
+[ $((debug + rt + bench)) -gt 1 ] && die "debug, rt and bench are separate builds"
 [ "$debug" -eq 1 ] && frags+=("$REPO/kernel/config/debug.config")
 [ "$rt" -eq 1 ] && frags+=("$REPO/kernel/config/rt.config")
+[ "$bench" -eq 1 ] && frags+=("$REPO/kernel/config/bench.config")
 # The patched tree's inputs: kernel-glue/apply.sh, the only way patches get
 # into a tree, hashes what it applies (the series, its patches and
 # itself); every *.config of kernel-glue/ is merged.
@@ -90,6 +95,7 @@ name=bzImage
 [ "$variant" = stock ] && name+=-stock
 [ "$debug" -eq 1 ] && name+=-debug
 [ "$rt" -eq 1 ] && name+=-rt
+[ "$bench" -eq 1 ] && name+=-bench
 dest=$REPO/build/kernel
 
 # publish - copy the image and its .config next to the repo's build dir.
@@ -98,7 +104,7 @@ publish() {
 	cp "$out/arch/x86/boot/bzImage" "$dest/$name.tmp"
 	mv "$dest/$name.tmp" "$dest/$name"
 	cp "$out/.config" "$dest/$name.config"
-	# for out-of-tree test modules (the debug kernel's tests/guest/kleak)
+	# for out-of-tree test modules (tests/guest/kleak, tests/guest/printkbench)
 	echo "$out" >"$dest/$name.objdir"
 	msg "$dest/$name ($(stat -c %s "$dest/$name") bytes, key $key)"
 }

@@ -8,6 +8,15 @@
  *                      (unshare(2), keep /proc/self/ns/KIND open, setns(2)
  *                      back home, so every one is a child of the same
  *                      parent), all alive together, then all released.
+ *   nsscale hold KIND N FILE
+ *                      the same N created, then FILE created (empty) and
+ *                      the N kept alive until the process is killed (for
+ *                      the host-cost benchmark: the host's paths timed
+ *                      with 10^4 syslog namespaces alive).
+ *   nsscale unshare N  unshare(CLONE_NEWUTS | CLONE_NEWNET) N times by the
+ *                      calling process (each call replaces its nsproxy and
+ *                      frees the one before: the path the series touches
+ *                      in nsproxy.c), timed.
  *
  * Prints one line per figure for bench_guest.sh:
  *   create KIND N NS       ns per namespace (unshare + open + setns)
@@ -21,6 +30,7 @@
  *                          what stayed after they were released (bytes per
  *                          namespace; a network namespace is torn down
  *                          later by a work queue, so this is after a pause)
+ *   unshare N NS           ns per unshare(CLONE_NEWUTS | CLONE_NEWNET)
  * The open and setns are in every KIND's figure alike; compare kinds by
  * their ratio.
  */
@@ -112,6 +122,20 @@ static void print_mem(const char *what, const char *kind, long n,
 	printf(" %lld\n", (a[3] - b[3]) * 1024 / n);	/* MemFree's drop */
 }
 
+/* unshare(CLONE_NEWUTS | CLONE_NEWNET) n times, timed. */
+static int unshare_loop(long n)
+{
+	uint64_t t0, t1;
+
+	t0 = now_ns();
+	for (long i = 0; i < n; i++)
+		if (unshare(CLONE_NEWUTS | CLONE_NEWNET))
+			die("unshare(CLONE_NEWUTS | CLONE_NEWNET)");
+	t1 = now_ns();
+	printf("unshare %ld %llu\n", n, (unsigned long long)((t1 - t0) / n));
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct { const char *name; int flag; } kinds[] = {
@@ -124,9 +148,16 @@ int main(int argc, char **argv)
 	struct rlimit rl;
 	uint64_t t0, t1;
 	int flag = 0, home, *fds;
-	const char *kind;
+	const char *kind, *hold = NULL;
 	long n;
 
+	if (argc == 3 && !strcmp(argv[1], "unshare") && atol(argv[2]) > 0)
+		return unshare_loop(atol(argv[2]));
+	if (argc == 5 && !strcmp(argv[1], "hold")) {
+		hold = argv[4];
+		argv++;
+		argc -= 2;
+	}
 	if (argc != 3)
 		goto usage;
 	kind = argv[1];
@@ -148,7 +179,8 @@ int main(int argc, char **argv)
 	if (home < 0)
 		die(path);
 
-	settled(m0);
+	if (!hold)
+		settled(m0);
 	t0 = now_ns();
 	for (long i = 0; i < n; i++) {
 		if (unshare(flag))
@@ -162,6 +194,17 @@ int main(int argc, char **argv)
 	t1 = now_ns();
 	printf("create %s %ld %llu\n", kind, n,
 	       (unsigned long long)((t1 - t0) / (uint64_t)n));
+	if (hold) {
+		int fd;
+
+		fflush(stdout);
+		fd = open(hold, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+		if (fd < 0)
+			die(hold);
+		close(fd);
+		for (;;)
+			pause();
+	}
 	settled(m1);
 	print_mem("mem", kind, n, m0, m1);
 
@@ -176,6 +219,7 @@ int main(int argc, char **argv)
 	free(fds);
 	return 0;
 usage:
-	fprintf(stderr, "usage: nsscale uts|net|syslog N\n");
+	fprintf(stderr, "usage: nsscale [hold] uts|net|syslog N [FILE] | "
+		"nsscale unshare N\n");
 	return 2;
 }

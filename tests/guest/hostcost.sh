@@ -1,0 +1,118 @@
+#!/bin/bash
+# tests/guest/hostcost.sh - what the series costs a host that does not use
+# it: stock 6.12 against the patched kernel, booted alternately.
+#
+# Builds the stock and the patched kernel with kernel/config/bench.config
+# (the same configuration otherwise, plus loadable modules), the
+# printkbench module against each, kmsgbench and nsscale (static), and
+# boots stock, patched, stock, patched, ... BOOTS times each (default 3;
+# QEMU_MEM 2G: 10^4 syslog namespaces of 64 KiB rings take about
+# 700 MiB).  In every boot hostcost_guest.sh times the host's /dev/kmsg
+# write, printk() from a module, syslog(2) READ_ALL of the full log, a read
+# of all of /dev/kmsg, and unshare(CLONE_NEWUTS | CLONE_NEWNET); on the
+# patched kernel a second time with 10^4 syslog namespaces alive.
+#
+# Prints, for each path, patched/stock per pair of boots (the fastest round
+# of each boot) as "median [lowest-highest]", with no syslog namespace and
+# with 10^4 alive, and the absolute figures; appends rows to
+# build/bench/results.csv (scenario guest-host) when that file exists,
+# else writes build/bench/hostcost.csv.  Never a pass/fail threshold.
+set -euo pipefail
+HERE=$(cd "$(dirname "$0")" && pwd)
+REPO=$(cd "$HERE/../.." && pwd)
+BOOTS=${BOOTS:-3}
+# The guest's clock: with qemu/run.sh's tsc=unstable a tinyconfig guest
+# falls back to refined-jiffies, whose 4 ms steps would be the figures;
+# tsc=reliable keeps the TSC (QEMU's, from the host's clock) and drops
+# its watchdog, which only the tests needed off.
+# HOSTCOST_APPEND: more kernel parameters for both kernels (e.g.
+# log_buf_len=1M: the host log in a page-aligned buffer allocated at boot
+# instead of the static __log_buf, whose place in .bss moves with the
+# image).
+BENCH_CMDLINE="console=ttyS0 quiet loglevel=1 panic=-1 tsc=reliable${HOSTCOST_APPEND:+ $HOSTCOST_APPEND}"
+out=$REPO/build/bench/hostcost
+kdir=$REPO/build/kernel
+mkdir -p "$out"
+
+"$REPO/kernel/build-kernel.sh" stock bench
+"$REPO/kernel/build-kernel.sh" patched bench
+gcc -static -O2 -Wall -Wextra -Werror -o "$out/kmsgbench" "$HERE/kmsgbench.c"
+gcc -static -O2 -Wall -Wextra -Werror -o "$out/nsscale" "$HERE/nsscale.c"
+declare -A image=([stock]=bzImage-stock-bench [patched]=bzImage-bench)
+for v in stock patched; do
+	objdir=$(cat "$kdir/${image[$v]}.objdir")
+	rm -rf "$out/$v-printkbench"
+	cp -r "$HERE/printkbench" "$out/$v-printkbench"
+	make -s -C "$objdir" M="$out/$v-printkbench" modules
+	"$REPO/qemu/initramfs.sh" -o "$out/$v.cpio.gz" \
+		-f "$HERE/hostcost_guest.sh:/etc/hostcost_guest.sh" \
+		-f "$out/$v-printkbench/printkbench.ko:/lib/printkbench.ko" \
+		-c "sh /etc/hostcost_guest.sh" "$out/kmsgbench" "$out/nsscale"
+done
+for b in $(seq 1 "$BOOTS"); do
+	for v in stock patched; do
+		for try in 1 2 3; do
+			echo "hostcost.sh: boot $b of $BOOTS: $v (try $try)"
+			QEMU_MEM=${QEMU_MEM:-2G} "$REPO/qemu/run.sh" \
+				-k "$kdir/${image[$v]}" -i "$out/$v.cpio.gz" \
+				-l "$out/$v-$b.log" -r "$out/$v-$b.results" \
+				-t 1200 -A "$BENCH_CMDLINE"
+			grep -q '^hostcost: done$' "$out/$v-$b.results" || {
+				echo "hostcost.sh: boot $b ($v) did not finish; see $out/$v-$b.log" >&2
+				exit 1
+			}
+			# a TSC that failed calibration: boot again
+			grep -Eq '^clock tsc(-early)?$' "$out/$v-$b.results" && break
+			echo "hostcost.sh: boot $b ($v): $(grep '^clock' "$out/$v-$b.results"), not the TSC" >&2
+			[ "$try" -lt 3 ] || exit 1
+		done
+	done
+done
+
+# fastest FILE WHAT WHEN: the fastest round's figure of one boot (for
+# readall, ns per line; for unshare, the field after N).
+fastest() {
+	awk -v w="$2" -v when="$3" '$1 == w && $2 == when {
+		if (w == "readall") v = $5 > 0 ? $3 / $5 : 0
+		else if (w == "unshare") v = $4
+		else v = $3
+		v += 0
+		if (v > 0 && (!n++ || v < m)) m = v }
+		END { if (n) printf "%.1f\n", m }' "$1"
+}
+# summary WHAT WHEN: "median lowest highest stock patched": patched (WHEN)
+# over stock (none) per pair of boots, and the fastest boot of each kernel.
+summary() {
+	local b s p rows=()
+	for b in $(seq 1 "$BOOTS"); do
+		s=$(fastest "$out/stock-$b.results" "$1" none)
+		p=$(fastest "$out/patched-$b.results" "$1" "$2")
+		if [ -z "$s" ] || [ -z "$p" ]; then
+			echo "hostcost.sh: no '$1 $2' in boot $b; see $out/" >&2
+			exit 1
+		fi
+		rows+=("$s $p")
+	done
+	printf '%s\n' "${rows[@]}" | awk '{ printf "%.3f %s %s\n", $2 / $1, $1, $2 }' |
+		sort -n | awk '{ r[NR] = $1
+			if (NR == 1 || $2 < s) s = $2
+			if (NR == 1 || $3 < p) p = $3 }
+			END { printf "%s %s %s %.0f %.0f\n", r[int((NR + 1) / 2)],
+			      r[1], r[NR], s, p }'
+}
+csv=$REPO/build/bench/results.csv
+[ -f "$csv" ] || csv=$REPO/build/bench/hostcost.csv
+echo "hostcost.sh: kernel command line: $BENCH_CMDLINE"
+printf '%-36s %-6s %9s %9s %7s %15s\n' "host path (TCG, $BOOTS boots each)" \
+	"ns" "stock" "patched" "ratio" "[low-high]"
+for w in write printk readall readkmsg unshare; do
+	for when in none held; do
+		read -r med lo hi s p <<<"$(summary "$w" "$when")"
+		[ -n "$p" ] || exit 1
+		printf '%-36s %-6s %9s %9s %7s %15s\n' "$w" "$when" "$s" "$p" \
+			"$med" "[$lo-$hi]"
+		echo "guest-host,$when,$w,patched_over_stock,$med" >>"$csv"
+		echo "guest-host,$when,$w,spread,$lo-$hi" >>"$csv"
+	done
+done
+echo "hostcost.sh: per boot results in $out/{stock,patched}-N.results"
