@@ -97,9 +97,7 @@ int klog_ring_init(struct klog_ring *ring, void *buf, u32 size)
  */
 u32 klog_ring_max_text(const struct klog_ring *ring)
 {
-	u32 body = max_record(ring) - KLOG_HDR_SIZE;
-
-	return body < KLOG_RECORD_MAX ? body : KLOG_RECORD_MAX;
+	return ring_max_text(ring);
 }
 
 /*
@@ -163,8 +161,8 @@ static u32 dict_fit(const char *dict, u32 len, u32 max)
  */
 u64 klog_ring_store(struct klog_ring *ring, const struct klog_entry *e)
 {
-	u32 max_text = klog_ring_max_text(ring);
-	u32 pre_len = e->pre_len, text_len = e->text_len, dict_len;
+	u32 max_text = ring_max_text(ring);
+	u32 pre_len = e->pre_len, text_len = e->text_len, dict_len = 0;
 	u8 flags = e->flags;
 	struct klog_hdr *h;
 	u64 dropped = 0;
@@ -172,21 +170,26 @@ u64 klog_ring_store(struct klog_ring *ring, const struct klog_entry *e)
 	long at;
 	char *p;
 
-	/* R6: the text, the dictionary and the whole record within bounds. */
-	if (pre_len > max_text) {
-		pre_len = max_text;
-		flags |= KLOG_F_TRUNC;
+	/*
+	 * R6: the text, the dictionary and the whole record within bounds.
+	 * Most records are text alone, whole: nothing to cut.
+	 */
+	if (pre_len || e->dict || text_len > max_text) {
+		if (pre_len > max_text) {
+			pre_len = max_text;
+			flags |= KLOG_F_TRUNC;
+		}
+		if (text_len > max_text - pre_len) {
+			text_len = max_text - pre_len;
+			flags |= KLOG_F_TRUNC;
+		}
+		room = max_record(ring) - KLOG_HDR_SIZE - pre_len - text_len;
+		if (room > KLOG_DICT_MAX)
+			room = KLOG_DICT_MAX;
+		dict_len = e->dict ? dict_fit(e->dict, e->dict_len, room) : 0;
+		if (dict_len < (e->dict ? e->dict_len : 0))
+			flags |= KLOG_F_TRUNC;
 	}
-	if (text_len > max_text - pre_len) {
-		text_len = max_text - pre_len;
-		flags |= KLOG_F_TRUNC;
-	}
-	room = max_record(ring) - KLOG_HDR_SIZE - pre_len - text_len;
-	if (room > KLOG_DICT_MAX)
-		room = KLOG_DICT_MAX;
-	dict_len = e->dict ? dict_fit(e->dict, e->dict_len, room) : 0;
-	if (dict_len < (e->dict ? e->dict_len : 0))
-		flags |= KLOG_F_TRUNC;
 
 	need = KLOG_HDR_SIZE + pre_len + text_len + dict_len;
 	need = (need + KLOG_ALIGN - 1) & ~(KLOG_ALIGN - 1);
@@ -276,14 +279,7 @@ void klog_ring_cursor_end(const struct klog_ring *ring, struct klog_cursor *c)
  */
 u64 klog_ring_cursor_fix(const struct klog_ring *ring, struct klog_cursor *c)
 {
-	u64 lost;
-
-	if (c->seq >= ring->first_seq)
-		return 0;
-	/* R8: overtaken; its idx means nothing, first_idx does. */
-	lost = ring->first_seq - c->seq;
-	klog_ring_cursor_first(ring, c);
-	return lost;
+	return ring_cursor_fix(ring, c);
 }
 
 /**
@@ -298,22 +294,10 @@ u64 klog_ring_cursor_fix(const struct klog_ring *ring, struct klog_cursor *c)
 bool klog_ring_peek(const struct klog_ring *ring, const struct klog_cursor *c,
 		    struct klog_record *rec)
 {
-	const struct klog_hdr *h;
-
 	/* R8: only a cursor from first_seq on names a record. */
 	if (c->seq < ring->first_seq || c->seq >= ring->next_seq)
 		return false;
-	h = hdr_at(ring, resolve(ring, c->idx));
-	rec->seq = c->seq;
-	rec->ts_nsec = h->ts_nsec;
-	rec->caller_id = h->caller_id;
-	rec->facility = h->facility;
-	rec->level = h->level;
-	rec->flags = h->flags;
-	rec->text = (const char *)(h + 1);
-	rec->text_len = h->text_len;
-	rec->dict = rec->text + h->text_len;
-	rec->dict_len = h->dict_len;
+	ring_fill(ring, resolve(ring, c->idx), c->seq, rec);
 	return true;
 }
 

@@ -1,9 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
  * ring_layout.h - how a record sits in the ring: for ring.c, which
- * writes and reads records, and the invariant checks that test them
- * (built in user space only).  Private to those two; see "DOC: record
- * ring" in ring.c for the layout and the invariants R1-R8.
+ * writes and reads records, the invariant checks that test them and
+ * klog_ring_read() (both built in user space only, in userspace/).
+ * Private to those; see "DOC: record ring" in ring.c for the layout and
+ * the invariants R1-R8.
+ *
+ * The helpers are inline so that the store and read paths make no call
+ * but memcpy(): the user-space library is built -fPIC, where GCC does not
+ * inline one exported function into another, and klog_ring_read() is in
+ * another file than the ring's own calls.
  */
 #ifndef KLOG_RING_LAYOUT_H
 #define KLOG_RING_LAYOUT_H
@@ -43,6 +49,53 @@ static inline u32 resolve(const struct klog_ring *r, u32 idx)
 static inline u32 max_record(const struct klog_ring *r)
 {
 	return r->size / 2 - KLOG_HDR_SIZE;
+}
+
+/* klog_ring_max_text(). */
+static inline u32 ring_max_text(const struct klog_ring *r)
+{
+	u32 body = max_record(r) - KLOG_HDR_SIZE;
+
+	return body < KLOG_RECORD_MAX ? body : KLOG_RECORD_MAX;
+}
+
+/* klog_ring_cursor_fix(). */
+static inline u64 ring_cursor_fix(const struct klog_ring *r,
+				  struct klog_cursor *c)
+{
+	u64 lost;
+
+	if (c->seq >= r->first_seq)
+		return 0;
+	/* R8: overtaken; its idx means nothing, first_idx does. */
+	lost = r->first_seq - c->seq;
+	c->seq = r->first_seq;
+	c->idx = r->first_idx;
+	return lost;
+}
+
+/*
+ * Fill @rec from the record at @idx (resolved, not a marker), number
+ * @seq, as klog_ring_peek() does.  Return its len: the next record (or
+ * the marker before it) is @len bytes on.
+ */
+static inline u32 ring_fill(const struct klog_ring *r, u32 idx, u64 seq,
+			    struct klog_record *rec)
+{
+	const struct klog_hdr *h = hdr_at(r, idx);
+	u32 len = h->len;
+
+	rec->seq = seq;
+	rec->ts_nsec = h->ts_nsec;
+	rec->caller_id = h->caller_id;
+	rec->facility = h->facility;
+	rec->level = h->level;
+	rec->flags = h->flags;
+	rec->text = (const char *)(h + 1);
+	rec->text_len = h->text_len;
+	rec->dict = rec->text + h->text_len;
+	rec->dict_len = h->dict_len;
+	return len;
 }
 
 #endif /* KLOG_RING_LAYOUT_H */

@@ -24,13 +24,17 @@
  *
  * Each keeps the locking rules of the layer it belongs to (ring.c, ns.c,
  * printk.c): it calls that layer's functions, never touches its locks in
- * another way.
+ * another way.  klog_ring_read(), the readers' inner loop, does what
+ * klog_ring_cursor_fix(), klog_ring_peek() and klog_ring_advance() do
+ * with the ring's own inline helpers (ring_layout.h), reading the
+ * record's header once.
  */
 #include "internal.h"
 #include "klog/kmsg.h"
 #include "klog/ns.h"
 #include "klog/printk.h"
 #include "klog/ring.h"
+#include "ring_layout.h"
 
 /**
  * klog_ns_create() - allocate and initialise a namespace.
@@ -247,12 +251,19 @@ bool klog_ring_last(const struct klog_ring *ring, struct klog_record *rec)
 bool klog_ring_read(const struct klog_ring *ring, struct klog_cursor *c,
 		    struct klog_record *rec, u64 *lost)
 {
-	u64 l = klog_ring_cursor_fix(ring, c);
+	u64 l = ring_cursor_fix(ring, c);
+	u32 idx;
 
 	if (lost)
 		*lost = l;
-	if (!klog_ring_peek(ring, c, rec))
+	/*
+	 * klog_ring_peek() then klog_ring_advance(), inline, with one read
+	 * of the header.  R8: the cursor is at first_seq or later now.
+	 */
+	if (c->seq >= ring->next_seq)
 		return false;
-	klog_ring_advance(ring, c);
+	idx = resolve(ring, c->idx);
+	c->idx = idx + ring_fill(ring, idx, c->seq, rec);
+	c->seq++;
 	return true;
 }
