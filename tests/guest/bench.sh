@@ -166,19 +166,18 @@ printf '%-36s %s bytes (%s); kept after release: %s (%s)\n' \
 printf '%-36s %s bytes (%s)\n' "net: MemFree drop per ns" "$m_net" "$m_net_s"
 csv=$REPO/build/bench/results.csv
 [ -f "$csv" ] || { csv=$REPO/build/bench/guest.csv; echo "scenario,param,backend,metric,value" >"$csv"; }
+# pair SCENARIO PARAM NAME METRIC HOST CHILD: the host's row, the
+# child's, and their ratio.
+pair() {
+	echo "$1,$2,$3-host,$4,$5"
+	echo "$1,$2,$3-child,$4,$6"
+	echo "$1,$2,$3,child_over_host,$(ratio "$6" "$5")"
+}
 {
-	echo "guest,64,kmsg-host,ns_per_rec,$host"
-	echo "guest,64,kmsg-child,ns_per_rec,$child"
-	echo "guest,64,kmsg,child_over_host,$(ratio "$child" "$host")"
-	echo "guest-read,1M,readall-host,ns_per_line,$ra_host"
-	echo "guest-read,1M,readall-child,ns_per_line,$ra_child"
-	echo "guest-read,1M,readall,child_over_host,$(ratio "$ra_child" "$ra_host")"
-	echo "guest-read,1M,readkmsg-host,ns_per_rec,$rk_host"
-	echo "guest-read,1M,readkmsg-child,ns_per_rec,$rk_child"
-	echo "guest-read,1M,readkmsg,child_over_host,$(ratio "$rk_child" "$rk_host")"
-	echo "guest-follow,1M,follow-host,median_lag_ns,$fo_host"
-	echo "guest-follow,1M,follow-child,median_lag_ns,$fo_child"
-	echo "guest-follow,1M,follow,child_over_host,$(ratio "$fo_child" "$fo_host")"
+	pair guest 64 kmsg ns_per_rec "$host" "$child"
+	pair guest-read 1M readall ns_per_line "$ra_host" "$ra_child"
+	pair guest-read 1M readkmsg ns_per_rec "$rk_host" "$rk_child"
+	pair guest-follow 1M follow median_lag_ns "$fo_host" "$fo_child"
 	echo "guest-follow,1M,follow-host,p99_lag_ns,$fo_host_p99"
 	echo "guest-follow,1M,follow-child,p99_lag_ns,$fo_child_p99"
 	for k in syslog net uts; do
