@@ -106,6 +106,28 @@ printf '%-44s %8s %8s\n' "  largest ns" "$fo_host_max" "$fo_child_max"
 printf '%-44s %8s %8s\n' "  records per second written" "$fo_host_rate" "$fo_child_rate"
 printf '%-44s %8s %8s\n' "  records lost" "$fo_host_lost" "$fo_child_lost"
 
+# A flood in one container: "flood MODE WHO NS", the best round (fl MODE
+# WHO).
+fl() {
+	awk -v m="$1" -v w="$2" '$1 == "flood" && $2 == m && $3 == w && $4 > 0 {
+		if (!n++ || $4 < b) b = $4 } END { if (n) print b }' "$out/follow"
+}
+printf '\n%-44s %8s %8s %7s %8s %7s\n' \
+	"/dev/kmsg write while a container floods" off on ratio copies ratio
+declare -A flood
+for who in host neighbour; do
+	for mode in off on copies; do
+		flood[$who,$mode]=$(fl "$mode" "$who")
+		[ -n "${flood[$who,$mode]}" ] ||
+			{ echo "bench.sh: no flood results; see $out/follow.log" >&2; exit 1; }
+	done
+	printf '%-44s %8s %8s %7s %8s %7s\n' "  $who, ns (10^4 namespaces alive)" \
+		"${flood[$who,off]}" "${flood[$who,on]}" \
+		"$(ratio "${flood[$who,on]}" "${flood[$who,off]}")" \
+		"${flood[$who,copies]}" \
+		"$(ratio "${flood[$who,copies]}" "${flood[$who,off]}")"
+done
+
 # The scale rows: "create KIND N NS" and the others, one per round.
 # scale WHAT KIND FIELD: "best spread" of FIELD (4 = the first figure)
 # over the rounds, best the lowest.
@@ -179,6 +201,11 @@ pair() {
 	pair guest-read 1M readkmsg ns_per_rec "$rk_host" "$rk_child"
 	pair guest-follow 1M follow median_lag_ns "$fo_host" "$fo_child"
 	echo "guest-follow,1M,follow-host,p99_lag_ns,$fo_host_p99"
+	for who in host neighbour; do
+		for mode in off on copies; do
+			echo "guest-flood,10000,$who,ns_per_write_$mode,${flood[$who,$mode]}"
+		done
+	done
 	echo "guest-follow,1M,follow-child,p99_lag_ns,$fo_child_p99"
 	for k in syslog net uts; do
 		echo "guest-scale,$nscale,$k,create_ns,$(scale create $k 4 | cut -d' ' -f1)"

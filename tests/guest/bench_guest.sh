@@ -14,6 +14,12 @@
 #   follow WHERE RATE MEDIAN P99 MAX LOST
 #                    a /dev/kmsg follower's lag in ns behind a writer
 #                    (kmsgbench follow; only with benchpart=follow)
+#   flood MODE WHO NS
+#                    ns per /dev/kmsg write of the host or of a
+#                    neighbouring container while another container
+#                    floods its log (MODE off, on, or copies: on with
+#                    kernel.syslog_ns_propagate=2); 10^4 syslog
+#                    namespaces alive (only with benchpart=follow)
 #   nflog MODE N NS  ns per packet through netfilter LOG rules with N
 #                    bound network namespaces alive (nfcost.c)
 #   create|destroy|mem|kept KIND N ...
@@ -44,6 +50,43 @@ if [ "${benchpart:-}" = follow ]; then
 		echo "follow host $(kmsgbench follow "$FOLLOW_N" "$FOLLOW_RATE")"
 		echo "follow child $(klogns exec -n -s 1048576 -- kmsgbench follow "$FOLLOW_N" "$FOLLOW_RATE")"
 	done
+	# One container flooding its log (a writer without pause on the
+	# other CPU) among 10^4 syslog namespaces alive: what a write costs
+	# the host and a neighbouring container, without and with the
+	# flood, and with the flood's copies on (kernel.syslog_ns_propagate=2,
+	# the copy budget's defaults).
+	echo $((SCALE_N + 100)) >/proc/sys/user/max_syslog_namespaces
+	nsscale hold syslog "$SCALE_N" /tmp/held >/dev/null &
+	hold=$!
+	while [ ! -e /tmp/held ]; do
+		kill -0 "$hold" 2>/dev/null || exit 1
+		sleep 1
+	done
+	for _ in $(seq 1 "$ROUNDS"); do
+		for mode in off on copies; do
+			flood=
+			if [ "$mode" != off ]; then
+				[ "$mode" = copies ] &&
+					echo 2 >/proc/sys/kernel/syslog_ns_propagate
+				# a session of its own: its whole group is stopped
+				setsid klogns exec -n -- sh -c \
+					'while kmsgbench 100000 >/dev/null; do :; done' &
+				flood=$!
+				sleep 1
+			fi
+			echo "flood $mode host $(kmsgbench "$COUNT")"
+			echo "flood $mode neighbour $(klogns exec -n -- kmsgbench "$COUNT")"
+			if [ -n "$flood" ]; then
+				# (the loop ends when its writer is killed)
+				kill -TERM -- "-$flood" 2>/dev/null
+				killall kmsgbench 2>/dev/null
+				wait "$flood" 2>/dev/null
+			fi
+			echo 0 >/proc/sys/kernel/syslog_ns_propagate
+		done
+	done
+	kill "$hold"
+	wait "$hold" 2>/dev/null
 	exit 0
 fi
 for _ in $(seq 1 "$ROUNDS"); do
