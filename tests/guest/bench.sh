@@ -112,18 +112,21 @@ fl() {
 	awk -v m="$1" -v w="$2" '$1 == "flood" && $2 == m && $3 == w && $4 > 0 {
 		if (!n++ || $4 < b) b = $4 } END { if (n) print b }' "$out/follow"
 }
-printf '\n%-44s %8s %8s %7s %8s %7s\n' \
-	"/dev/kmsg write while a container floods" off on ratio copies ratio
+printf '\n%-40s %6s %6s %5s %6s %5s %6s %5s\n' \
+	"/dev/kmsg write, a container flooding" off flood ratio copies ratio \
+	"+flood" ratio
 declare -A flood
 for who in host neighbour; do
-	for mode in off on copies; do
+	for mode in off on copies-alone copies; do
 		flood[$who,$mode]=$(fl "$mode" "$who")
 		[ -n "${flood[$who,$mode]}" ] ||
 			{ echo "bench.sh: no flood results; see $out/follow.log" >&2; exit 1; }
 	done
-	printf '%-44s %8s %8s %7s %8s %7s\n' "  $who, ns (10^4 namespaces alive)" \
+	printf '%-40s %6s %6s %5s %6s %5s %6s %5s\n' "  $who, ns (10^4 namespaces alive)" \
 		"${flood[$who,off]}" "${flood[$who,on]}" \
 		"$(ratio "${flood[$who,on]}" "${flood[$who,off]}")" \
+		"${flood[$who,copies-alone]}" \
+		"$(ratio "${flood[$who,copies-alone]}" "${flood[$who,off]}")" \
 		"${flood[$who,copies]}" \
 		"$(ratio "${flood[$who,copies]}" "${flood[$who,off]}")"
 done
@@ -202,7 +205,7 @@ pair() {
 	pair guest-follow 1M follow median_lag_ns "$fo_host" "$fo_child"
 	echo "guest-follow,1M,follow-host,p99_lag_ns,$fo_host_p99"
 	for who in host neighbour; do
-		for mode in off on copies; do
+		for mode in off on copies-alone copies; do
 			echo "guest-flood,10000,$who,ns_per_write_$mode,${flood[$who,$mode]}"
 		done
 	done

@@ -17,9 +17,10 @@
 #   flood MODE WHO NS
 #                    ns per /dev/kmsg write of the host or of a
 #                    neighbouring container while another container
-#                    floods its log (MODE off, on, or copies: on with
-#                    kernel.syslog_ns_propagate=2); 10^4 syslog
-#                    namespaces alive (only with benchpart=follow)
+#                    floods its log (MODE off, on, copies: on with
+#                    kernel.syslog_ns_propagate=2, or copies-alone: no
+#                    flood, propagate=2); 10^4 syslog namespaces alive
+#                    (only with benchpart=follow)
 #   nflog MODE N NS  ns per packet through netfilter LOG rules with N
 #                    bound network namespaces alive (nfcost.c)
 #   create|destroy|mem|kept KIND N ...
@@ -63,11 +64,12 @@ if [ "${benchpart:-}" = follow ]; then
 		sleep 1
 	done
 	for _ in $(seq 1 "$ROUNDS"); do
-		for mode in off on copies; do
+		for mode in off on copies-alone copies; do
 			flood=
-			if [ "$mode" != off ]; then
-				[ "$mode" = copies ] &&
-					echo 2 >/proc/sys/kernel/syslog_ns_propagate
+			case $mode in
+			copies*) echo 2 >/proc/sys/kernel/syslog_ns_propagate ;;
+			esac
+			if [ "$mode" = on ] || [ "$mode" = copies ]; then
 				# a session of its own: its whole group is stopped
 				setsid klogns exec -n -- sh -c \
 					'while kmsgbench 100000 >/dev/null; do :; done' &
