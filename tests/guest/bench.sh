@@ -14,15 +14,13 @@
 # boot has one), netfilter LOG per packet, and the creation, release and
 # memory of 10^4 syslog namespaces alive at once against as many UTS and
 # network namespaces.
-# The guest keeps the TSC as its clock (tsc=reliable): with qemu/run.sh's
-# default tsc=unstable a tinyconfig guest falls back to refined-jiffies,
-# and a single read of a log or one record's lag would be measured in
-# 4 ms steps.
+# The guest keeps the TSC as its clock (bench_lib.sh).
 # Appends the rows to build/bench/results.csv (scenario guest) when that
 # file exists, else writes build/bench/guest.csv.
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 REPO=$(cd "$HERE/../.." && pwd)
+. "$HERE/bench_lib.sh"
 kernel=$REPO/build/kernel/bzImage
 out=$REPO/build/bench/guest
 mkdir -p "$out"
@@ -36,26 +34,10 @@ gcc -static -O2 -Wall -Wextra -Werror -o "$out/nfcost" "$HERE/nfcost.c"
 	-f "$HERE/bench_guest.sh:/etc/bench_guest.sh" \
 	-c "sh /etc/bench_guest.sh" "$out/kmsgbench" "$out/klogns" "$out/nsscale" \
 	"$out/nfcost"
-# boot NAME SMP [PARAM]: one boot of bench_guest.sh, its lines in
-# $out/NAME (and the console in $out/NAME.log).  bench_guest.sh exits 3
-# at once when the TSC failed its calibration (refined-jiffies): boot
-# again, three tries.
-boot() {
-	local try rc
-	for try in 1 2 3; do
-		rc=0
-		QEMU_SMP=$2 QEMU_MEM=${QEMU_MEM:-8G} "$REPO/qemu/run.sh" \
-			-k "$kernel" -i "$out/initramfs.cpio.gz" \
-			-l "$out/$1.log" -r "$out/$1" -t 1800 \
-			-A "console=ttyS0 quiet loglevel=1 panic=-1 tsc=reliable log_buf_len=1M${3:+ $3}" ||
-			rc=$?
-		[ "$rc" -eq 3 ] || break
-		echo "bench.sh: $(grep '^clock' "$out/$1"), not the TSC (try $try)" >&2
-	done
-	[ "$rc" -eq 0 ] || { echo "bench.sh: the guest failed (rc $rc); see $out/$1.log" >&2; exit 1; }
-}
-boot results 1
-boot follow 2 benchpart=follow
+export QEMU_MEM=${QEMU_MEM:-8G}
+bench_boot "$kernel" "$out/initramfs.cpio.gz" "$out/results" 1 1800 log_buf_len=1M
+bench_boot "$kernel" "$out/initramfs.cpio.gz" "$out/follow" 2 1800 \
+	"log_buf_len=1M benchpart=follow"
 
 best() { awk -v k="$1" '$0 ~ "^" k " [0-9]+$" { v = $NF + 0; if (!n++ || v < m) m = v } END { if (n) print m }' "$out/results"; }
 host=$(best "kmsg host")

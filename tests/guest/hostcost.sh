@@ -21,15 +21,11 @@ set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 REPO=$(cd "$HERE/../.." && pwd)
 BOOTS=${BOOTS:-3}
-# The guest's clock: with qemu/run.sh's tsc=unstable a tinyconfig guest
-# falls back to refined-jiffies, whose 4 ms steps would be the figures;
-# tsc=reliable keeps the TSC (QEMU's, from the host's clock) and drops
-# its watchdog, which only the tests needed off.
+. "$HERE/bench_lib.sh"
 # HOSTCOST_APPEND: more kernel parameters for both kernels (e.g.
 # log_buf_len=1M: the host log in a page-aligned buffer allocated at boot
 # instead of the static __log_buf, whose place in .bss moves with the
 # image).
-BENCH_CMDLINE="console=ttyS0 quiet loglevel=1 panic=-1 tsc=reliable${HOSTCOST_APPEND:+ $HOSTCOST_APPEND}"
 out=$REPO/build/bench/hostcost
 kdir=$REPO/build/kernel
 mkdir -p "$out"
@@ -51,21 +47,14 @@ for v in stock patched; do
 done
 for b in $(seq 1 "$BOOTS"); do
 	for v in stock patched; do
-		for try in 1 2 3; do
-			echo "hostcost.sh: boot $b of $BOOTS: $v (try $try)"
-			QEMU_MEM=${QEMU_MEM:-2G} "$REPO/qemu/run.sh" \
-				-k "$kdir/${image[$v]}" -i "$out/$v.cpio.gz" \
-				-l "$out/$v-$b.log" -r "$out/$v-$b.results" \
-				-t 1200 -A "$BENCH_CMDLINE"
-			grep -q '^hostcost: done$' "$out/$v-$b.results" || {
-				echo "hostcost.sh: boot $b ($v) did not finish; see $out/$v-$b.log" >&2
-				exit 1
-			}
-			# a TSC that failed calibration: boot again
-			grep -Eq '^clock tsc(-early)?$' "$out/$v-$b.results" && break
-			echo "hostcost.sh: boot $b ($v): $(grep '^clock' "$out/$v-$b.results"), not the TSC" >&2
-			[ "$try" -lt 3 ] || exit 1
-		done
+		echo "hostcost.sh: boot $b of $BOOTS: $v"
+		QEMU_MEM=${QEMU_MEM:-2G} bench_boot "$kdir/${image[$v]}" \
+			"$out/$v.cpio.gz" "$out/$v-$b.results" 1 1200 \
+			"${HOSTCOST_APPEND:-}"
+		grep -q '^hostcost: done$' "$out/$v-$b.results" || {
+			echo "hostcost.sh: boot $b ($v) did not finish; see $out/$v-$b.results.log" >&2
+			exit 1
+		}
 	done
 done
 
@@ -102,7 +91,7 @@ summary() {
 }
 csv=$REPO/build/bench/results.csv
 [ -f "$csv" ] || csv=$REPO/build/bench/hostcost.csv
-echo "hostcost.sh: kernel command line: $BENCH_CMDLINE"
+echo "hostcost.sh: kernel command line: $BENCH_CMDLINE${HOSTCOST_APPEND:+ $HOSTCOST_APPEND}"
 printf '%-36s %-6s %9s %9s %7s %15s\n' "host path (TCG, $BOOTS boots each)" \
 	"ns" "stock" "patched" "ratio" "[low-high]"
 for w in write printk readall readkmsg unshare; do
