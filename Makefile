@@ -17,7 +17,7 @@ export KCACHE
 	guest guest-debug golden bench bench-smoke checkpatch bench-guest \
 	bench-host-cost clean \
 	guest-reliability guest-reliability-debug guest-reliability-full \
-	guest-fuzz-long \
+	guest-fuzz-long guest-coverage \
 	bisect-check sparse host-unchanged shellcheck install
 
 all: build
@@ -134,6 +134,13 @@ guest-reliability-full: kernel
 guest-fuzz-long: kernel-debug
 	tests/guest/run.sh -L -s reliability -M fuzz -k build/kernel/bzImage-debug \
 		-t 3600
+
+# What share of the series' code the fuzzer and the fault injector run:
+# the short reliability suite on the debug kernel with KCOV
+# (kernel/config/cover.config), mapped to the lines the series adds
+# (tests/guest/coverage.sh; not part of check: one more kernel build).
+guest-coverage: deps-kernel
+	tests/guest/coverage.sh
 
 # shellcheck on every shell script (tools/shellcheck.sh; .shellcheckrc
 # lets it follow sourced files).

@@ -11,6 +11,8 @@
 #        import.sh --stdout   print the patch
 #        import.sh --tree TREE  replace TREE/kernel/printk/libklog/ with the
 #                             imported files (for export.sh)
+#        import.sh --list     print the imported files, relative to
+#                             libklog/ (kernel/build-kernel.sh hashes them)
 #
 # Imported: libklog/Kbuild (the one list of the kernel sources), the
 # public headers except the user-space ones (include/klog/testing.h, and
@@ -40,6 +42,7 @@ mode=write
 case "${1:-}" in
 --check) mode=check ;;
 --stdout) mode=stdout ;;
+--list) mode=list ;;
 --tree)
 	mode=tree
 	# shellcheck disable=SC2015 # die unless both hold
@@ -47,7 +50,7 @@ case "${1:-}" in
 	TREE=$(cd "$2" && pwd)
 	;;
 "") ;;
-*) die "usage: import.sh [--check|--stdout|--tree TREE]" ;;
+*) die "usage: import.sh [--check|--stdout|--list|--tree TREE]" ;;
 esac
 
 first=$(sed -e 's/#.*//' -e 's/[[:space:]]*$//' "$GLUE/series" | grep -v "^$" | sed -n 1p)
@@ -156,9 +159,10 @@ MSG
 body() { sed -n '/^---$/,$p'; }
 
 check_kbuild
-[ "$mode" = tree ] || ensure_ksrc
+[ "$mode" = tree ] || [ "$mode" = list ] || ensure_ksrc
 case $mode in
 stdout) generate ;;
+list) imported ;;
 tree)
 	rm -rf "$TREE/kernel/printk/libklog"
 	imported | while read -r f; do

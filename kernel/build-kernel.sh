@@ -1,5 +1,5 @@
 #!/bin/bash
-# kernel/build-kernel.sh [stock|patched] [debug|rt|bench] [config-only] - build
+# kernel/build-kernel.sh [stock|patched] [debug|rt|bench|cover|golden] [config-only] - build
 # (or reuse) the guest kernel's bzImage.
 #
 #   stock    Debian's linux-source-6.12 as shipped, for the golden
@@ -13,10 +13,16 @@
 #   bench    instead merge kernel/config/bench.config (loadable modules,
 #            for the host-cost benchmark's printk module); suffix
 #            "-bench".
+#   cover    debug, and also kernel/config/cover.config (KCOV and line
+#            tables, for make guest-coverage); suffix "-cover".
+#   golden   instead merge kernel/config/golden.config (modules and the
+#            caller id, for the "kernel" golden transcript); suffix
+#            "-golden".
 #   config-only  prepare the tree and the checked .config, then stop
 #            (no compilation; for trying out patches and fragments).
 #
-# Configuration: tinyconfig + kernel/config/base.config (+ debug/rt/bench.config)
+# Configuration: tinyconfig + kernel/config/base.config (+ debug/rt/bench/
+# golden.config, or debug.config and cover.config)
 # (+ for patched: every kernel-glue/*.config), then olddefconfig; every
 # option of the fragments is then checked in .config (build fails if one
 # did not stick).
@@ -32,23 +38,25 @@
 # names it), key =
 # sha256 of the kernel version, the variant, the config fragments and, for
 # patched, kernel-glue/apply.sh --hash (the series, its patches and
-# apply.sh) and libklog/Kbuild and the libklog sources.  A finished build
+# apply.sh) and the libklog files the series imports.  A finished build
 # is reused as is.  One kernel build at a time (flock on
 # $KCACHE/build.lock), make -j$JOBS (default 2).  kernel/README.md has
 # more.
 set -euo pipefail
 . "$(dirname "$0")/../qemu/lib.sh"
 
-variant=patched debug=0 rt=0 bench=0 config_only=0
+variant=patched debug=0 rt=0 bench=0 cover=0 golden=0 config_only=0
 for a in "$@"; do
 	case $a in
 	stock|patched) variant=$a ;;
 	debug) debug=1 ;;
 	rt) rt=1 ;;
 	bench) bench=1 ;;
+	cover) cover=1 ;;
+	golden) golden=1 ;;
 	config-only) config_only=1 ;;
 	-h|--help) sed -n '2,/^set -e/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
-	*) die "usage: $0 [stock|patched] [debug|rt|bench] [config-only]" ;;
+	*) die "usage: $0 [stock|patched] [debug|rt|bench|cover|golden] [config-only]" ;;
 	esac
 done
 
@@ -58,8 +66,12 @@ glue=$REPO/kernel-glue
 
 # --- inputs ----------------------------------------------------------------
 frags=("$REPO/kernel/config/base.config")
-[ $((debug + rt + bench)) -gt 1 ] && die "debug, rt and bench are separate builds"
-[ "$debug" -eq 1 ] && frags+=("$REPO/kernel/config/debug.config")
+[ $((debug + rt + bench + cover + golden)) -gt 1 ] &&
+	die "debug, rt, bench, cover and golden are separate builds"
+[ "$debug" -eq 1 ] || [ "$cover" -eq 1 ] &&
+	frags+=("$REPO/kernel/config/debug.config")
+[ "$cover" -eq 1 ] && frags+=("$REPO/kernel/config/cover.config")
+[ "$golden" -eq 1 ] && frags+=("$REPO/kernel/config/golden.config")
 [ "$rt" -eq 1 ] && frags+=("$REPO/kernel/config/rt.config")
 [ "$bench" -eq 1 ] && frags+=("$REPO/kernel/config/bench.config")
 # The patched tree's inputs: kernel-glue/apply.sh, the only way patches get
@@ -75,9 +87,11 @@ if [ "$variant" = patched ]; then
 fi
 
 # key_inputs - "<sha256>  <name>" for every input, in a fixed order.
-# libklog/ is there too, though apply.sh's hash covers the import patch:
-# a core changed without kernel-glue/import.sh must not reuse the old
-# kernel, but reach apply.sh, which refuses the stale import.
+# The libklog files the series imports (kernel-glue/import.sh --list) are
+# there too, though apply.sh's hash covers the import patch: a core
+# changed without kernel-glue/import.sh must not reuse the old kernel,
+# but reach apply.sh, which refuses the stale import.  The user-space
+# half of libklog (its seam, testing.h) never reaches a kernel.
 key_inputs() {
 	local kver
 	kver=$(sed -n 's/^\(VERSION\|PATCHLEVEL\|SUBLEVEL\) = //p' "$KSRC/Makefile" | paste -sd.)
@@ -85,8 +99,7 @@ key_inputs() {
 	(cd "$REPO" && sha256sum "${frags[@]#"$REPO"/}")
 	if [ "$variant" = patched ]; then
 		echo "kernel-glue/apply.sh --hash $glue_hash"
-		(cd "$REPO" && find libklog/Kbuild libklog/include libklog/src -type f |
-			LC_ALL=C sort | xargs sha256sum)
+		"$glue/import.sh" --list | (cd "$REPO/libklog" && xargs sha256sum)
 	fi
 }
 key=$(key_inputs | sha256sum | cut -c1-16)
@@ -96,6 +109,8 @@ name=bzImage
 [ "$debug" -eq 1 ] && name+=-debug
 [ "$rt" -eq 1 ] && name+=-rt
 [ "$bench" -eq 1 ] && name+=-bench
+[ "$cover" -eq 1 ] && name+=-cover
+[ "$golden" -eq 1 ] && name+=-golden
 dest=$REPO/build/kernel
 
 # publish - copy the image and its .config next to the repo's build dir.

@@ -37,11 +37,39 @@
  *       How many nested syslog namespaces this process can create before
  *       ENOSPC (user.max_syslog_namespaces): a leaked namespace or ucount
  *       charge lowers it.
+ *   klogfuzz memcg CGROUP
+ *       A hostile user against its memory cgroup: a child joins CGROUP
+ *       (an empty cgroup2 directory with the memory controller), becomes
+ *       uid 1000 in a user and syslog namespace of its own, and nests
+ *       syslog namespaces (64 KiB rings, all it may have) while
+ *       memory.max is its usage + 1 MiB.  The rings are charged to it,
+ *       so unshare() must fail with ENOMEM before the depth limit; the
+ *       failed call must leave the child in its namespace with its ring;
+ *       with the limit lifted that namespace must log and one more must
+ *       be possible; and once the child is gone, the cgroup's
+ *       memory.current must fall back (no charge kept).  The child is
+ *       exempt from the OOM killer (oom_score_adj -1000), so the
+ *       kernel's charge fails instead of killing it (the kernel prints
+ *       its OOM report all the same), and it touches no new user memory
+ *       while the limit holds: a page fault at the limit of an
+ *       unkillable task would retry forever.
+ *   klogfuzz kcov-print FILE
+ *       The kernel addresses in FILE (what "run", "faults" and "memcg"
+ *       append to it), each once, in order, as "@kcov" lines for
+ *       tests/guest/coverage.sh: "@kcov FIRST D1 D2 ...", FIRST in hex
+ *       and each next address as the hex difference from the one before.
+ *
+ * With KLOGFUZZ_KCOV=FILE in the environment (a kernel with CONFIG_KCOV),
+ * "run", "faults" and "memcg" collect the kernel code their calls run: every
+ * process and thread that makes calls enables /sys/kernel/debug/kcov for
+ * itself, each address is kept once in a table all of them share, and
+ * the table is appended to FILE at the end.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <limits.h>
 #include <poll.h>
 #include <pthread.h>
@@ -57,6 +85,7 @@
 #include <netinet/in.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -92,6 +121,138 @@ static uint64_t rnd64(void)
 static unsigned int rnd(unsigned int n)
 {
 	return n ? (unsigned int)(rnd64() % n) : 0;
+}
+
+/* ---- coverage: KCOV, every address once (MAP_SHARED) --------------------- */
+
+#define KCOV_INIT_TRACE _IOR('c', 1, unsigned long)
+#define KCOV_ENABLE _IO('c', 100)
+#define KCOV_TRACE_PC 0
+#define KCOV_WORDS (1 << 18)	/* addresses one call may leave */
+#define COV_SLOTS (1 << 21)	/* the shared table: 16 MiB */
+
+static const char *cov_file;	/* KLOGFUZZ_KCOV: collect, append there */
+static uint64_t *cov_table;	/* open addressing, 0 = free */
+static unsigned long *cov_count;
+static __thread unsigned long *kcov_area;
+static __thread int kcov_fd = -1;
+
+/*
+ * kcov_begin() - collect what this thread's calls run from now on.  Each
+ * process and thread needs its own: KCOV follows one task, and a child
+ * does not inherit it.  Without KLOGFUZZ_KCOV, or when the kernel has no
+ * KCOV, it does nothing (the run does not depend on it).
+ */
+static void kcov_begin(void)
+{
+	int fd;
+	void *a;
+
+	kcov_area = NULL;
+	kcov_fd = -1;
+	if (!cov_table)
+		return;
+	fd = open("/sys/kernel/debug/kcov", O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	if (ioctl(fd, KCOV_INIT_TRACE, KCOV_WORDS)) {
+		close(fd);
+		return;
+	}
+	a = mmap(NULL, KCOV_WORDS * sizeof(unsigned long),
+		 PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (a == MAP_FAILED || ioctl(fd, KCOV_ENABLE, KCOV_TRACE_PC)) {
+		if (a != MAP_FAILED)
+			munmap(a, KCOV_WORDS * sizeof(unsigned long));
+		close(fd);
+		return;
+	}
+	kcov_area = a;
+	kcov_fd = fd;
+	__atomic_store_n(&kcov_area[0], 0, __ATOMIC_RELAXED);
+}
+
+/*
+ * kcov_end() - a thread's KCOV, given back before the thread ends: its
+ * buffer and file belong to the process, which lives on.
+ */
+static void kcov_end(void)
+{
+	if (!kcov_area)
+		return;
+	munmap(kcov_area, KCOV_WORDS * sizeof(unsigned long));
+	close(kcov_fd);
+	kcov_area = NULL;
+	kcov_fd = -1;
+}
+
+/* kcov_collect() - move what the thread's last calls ran to the table. */
+static void kcov_collect(void)
+{
+	unsigned long i, n;
+
+	if (!kcov_area)
+		return;
+	n = __atomic_load_n(&kcov_area[0], __ATOMIC_RELAXED);
+	if (n > KCOV_WORDS - 1)
+		n = KCOV_WORDS - 1;
+	for (i = 1; i <= n; i++) {
+		uint64_t pc = kcov_area[i], h = pc * 0x9e3779b97f4a7c15ULL;
+		unsigned long j, slot = h >> (64 - 21);
+
+		for (j = 0; j < COV_SLOTS; j++, slot = (slot + 1) % COV_SLOTS) {
+			uint64_t *p = &cov_table[slot], old = 0;
+
+			if (__atomic_load_n(p, __ATOMIC_RELAXED) == pc)
+				break;
+			if (__atomic_compare_exchange_n(p, &old, pc, 0,
+							__ATOMIC_RELAXED,
+							__ATOMIC_RELAXED)) {
+				__atomic_add_fetch(cov_count, 1,
+						   __ATOMIC_RELAXED);
+				break;
+			}
+			if (old == pc)
+				break;
+		}
+	}
+	__atomic_store_n(&kcov_area[0], 0, __ATOMIC_RELAXED);
+}
+
+/* cov_setup() - the shared table, before the first fork; 0 on success. */
+static int cov_setup(void)
+{
+	cov_file = getenv("KLOGFUZZ_KCOV");
+	if (!cov_file || !*cov_file)
+		return 0;
+	cov_table = mmap(NULL, COV_SLOTS * sizeof(uint64_t) + 64,
+			 PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+			 -1, 0);
+	if (cov_table == MAP_FAILED)
+		return -1;
+	/*
+	 * Every page now, in this process's memory cgroup: the "memcg"
+	 * child that fills it in must not be charged for it.
+	 */
+	memset(cov_table, 0, COV_SLOTS * sizeof(uint64_t) + 64);
+	cov_count = (unsigned long *)(cov_table + COV_SLOTS);
+	return 0;
+}
+
+/* cov_save() - append the table to KLOGFUZZ_KCOV; prints its size. */
+static void cov_save(const char *what)
+{
+	FILE *f;
+	unsigned long i;
+
+	if (!cov_table)
+		return;
+	f = fopen(cov_file, "a");
+	for (i = 0; f && i < COV_SLOTS; i++)
+		if (cov_table[i])
+			fprintf(f, "%llx\n", (unsigned long long)cov_table[i]);
+	printf("# kcov: %s: %lu distinct kernel addresses%s\n", what,
+	       *cov_count, f && !fclose(f) ? "" : " (not saved)");
 }
 
 /* ---- results: counters shared by every worker (MAP_SHARED) -------------- */
@@ -171,6 +332,7 @@ static void record(enum op op, int err)
 {
 	int i, ok = err == 0 || err == ENOMEM;
 
+	kcov_collect();
 	for (i = 0; !ok && i < 12 && allowed[op][i]; i++)
 		ok = allowed[op][i] == err;
 	__atomic_add_fetch(&sh->calls[op][err < NERR ? err : NERR - 1], 1,
@@ -715,6 +877,7 @@ static void *thread_ops(void *arg)
 	char tb[2048];
 
 	rng_state = (uint64_t)(uintptr_t)arg;
+	kcov_begin();
 	for (i = 0; i < 8; i++) {
 		switch (rnd(5)) {
 		case 0:
@@ -732,6 +895,8 @@ static void *thread_ops(void *arg)
 	}
 	if (fd >= 0)
 		close(fd);
+	kcov_collect();
+	kcov_end();
 	return NULL;
 }
 
@@ -765,6 +930,7 @@ static enum op pick(void)
 
 static void child_ops(int n)
 {
+	kcov_begin();
 	while (n--) {
 		enum op op = pick();
 
@@ -790,6 +956,7 @@ static int generation(unsigned long ops, time_t end)
 
 	for (i = 0; i < NFD; i++)
 		fds[i] = -1;
+	kcov_begin();
 	for (i = 0; i < GEN_OPS; i++) {
 		enum op op;
 
@@ -857,6 +1024,8 @@ static int cmd_run(int argc, char **argv)
 	if (workers < 1 || workers > MAX_WORKERS)
 		return 2;
 	trace = getenv("KLOGFUZZ_TRACE") != NULL;
+	if (cov_setup())
+		return 2;
 	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE,
 		  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	big = mmap(NULL, BIG + 4096, PROT_READ | PROT_WRITE,
@@ -913,6 +1082,7 @@ static int cmd_run(int argc, char **argv)
 	       bad_exit ? "not ok" : "ok", seed_no);
 	printf("%s - fuzz seed %d: the workers made calls\n",
 	       total >= (unsigned long)workers * 10 ? "ok" : "not ok", seed_no);
+	cov_save("run");
 	return sh->bad || bad_exit;
 }
 
@@ -979,6 +1149,7 @@ static void one_try(enum entry en, int nth, int out, pid_t holder)
 	int fd = -1, fds0, rc, err, same = 1, failfd;
 	ssize_t k;
 
+	kcov_begin();
 	/* the calls that act inside a namespace get a fresh one first */
 	if (en >= E_OPEN_KMSG && syslog_ns_new(NULL, 0))
 		_exit(3);
@@ -1053,6 +1224,7 @@ static void one_try(enum entry en, int nth, int out, pid_t holder)
 		rc = 0;
 	}
 	err = errno;
+	kcov_collect();
 	lseek(failfd, 0, SEEK_SET);
 	k = read(failfd, nthbuf, sizeof(nthbuf) - 1);
 	nthbuf[k > 0 ? k : 0] = 0;
@@ -1099,6 +1271,8 @@ static int cmd_faults(void)
 	int en, i, bad = 0, points_total = 0;
 	pid_t holder;
 
+	if (cov_setup())
+		return 2;
 	if (access("/proc/thread-self/fail-nth", W_OK)) {
 		printf("not ok - faults: /proc/thread-self/fail-nth is there (CONFIG_FAULT_INJECTION)\n");
 		return 1;
@@ -1184,6 +1358,7 @@ static int cmd_faults(void)
 	       bad ? "not ok" : "ok");
 	printf("%s - faults: allocations were failed (positive control: fail-nth reached)\n",
 	       points_total > E_N ? "ok" : "not ok");
+	cov_save("faults");
 	return bad || points_total <= E_N;
 }
 
@@ -1199,6 +1374,255 @@ static int cmd_quota(void)
 	return 0;
 }
 
+/* ---- memcg: a memory cgroup's limit, reached by syslog namespaces ------- */
+
+struct memcg_run {
+	int state;	/* 1 ready, 2 limited, 3 failed, 4 lifted, 5 done */
+	int made;		/* namespaces made under the limit */
+	int err;		/* the errno of the unshare() that failed */
+	int depth;		/* from the namespace's first record, after */
+	unsigned long ino, ino_rec;	/* stat() and the record, after */
+	long size;		/* its ring, after */
+	int again, logged;	/* with the limit lifted */
+	int setup_err;
+};
+
+static int memcg_wait(struct memcg_run *r, int state, int secs)
+{
+	int i;
+
+	for (i = 0; i < secs * 100; i++) {
+		if (__atomic_load_n(&r->state, __ATOMIC_ACQUIRE) >= state)
+			return 0;
+		usleep(10000);
+	}
+	return -1;
+}
+
+static long read_long(const char *path)
+{
+	char v[64];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, v, sizeof(v) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	v[n] = 0;
+	return strtol(v, NULL, 10);
+}
+
+/* Fault in the stack that the calls below the caller's frame will use. */
+static void __attribute__((noinline)) touch_stack(void)
+{
+	volatile char pad[256 << 10];
+
+	memset((char *)pad, 1, sizeof(pad));
+}
+
+/*
+ * The child: uid 1000 in a user namespace of its own, which may only
+ * make namespaces with the default ring.  While the limit holds it makes
+ * no call but unshare() and touches no memory it has not touched before.
+ */
+static void memcg_child(struct memcg_run *r, const char *cg)
+{
+	static char path[256], line[64], rb[16384];
+	char *p;
+	int fd;
+
+	touch_stack();
+	memset(rb, 0, sizeof(rb));
+	kcov_begin();	/* /sys/kernel/debug/kcov is root's */
+	snprintf(path, sizeof(path), "%s/cgroup.procs", cg);
+	snprintf(line, sizeof(line), "%d", getpid());
+	if (write_file("/proc/self/oom_score_adj", "-1000") ||
+	    write_file(path, line) || setgroups(0, NULL) || setgid(1000) ||
+	    setuid(1000) ||
+	    /* setuid() made it undumpable: /proc/self/uid_map root's */
+	    prctl(PR_SET_DUMPABLE, 1) ||
+	    unshare(CLONE_NEWUSER | CLONE_NEWSYSLOG)) {
+		r->setup_err = errno;
+		_exit(3);
+	}
+	map_root(1000, 1000);
+	kcov_collect();
+	__atomic_store_n(&r->state, 1, __ATOMIC_RELEASE);
+	while (__atomic_load_n(&r->state, __ATOMIC_ACQUIRE) < 2)
+		sched_yield();
+
+	while (r->made < 40 && !unshare(CLONE_NEWSYSLOG))
+		r->made++;
+	r->err = errno;
+	__atomic_store_n(&r->state, 3, __ATOMIC_RELEASE);
+	while (__atomic_load_n(&r->state, __ATOMIC_ACQUIRE) < 4)
+		sched_yield();
+
+	/* the limit is lifted: it may touch memory again */
+	kcov_collect();
+	r->ino = ns_ino();
+	r->size = read_long("/proc/sys/kernel/syslog_ns_size");
+	fd = open("/dev/kmsg", O_WRONLY);
+	if (fd >= 0) {
+		r->logged = write(fd, "<6>memcg-after-lift", 19) == 19;
+		close(fd);
+	}
+	r->logged = r->logged &&
+		    syscall(SYS_syslog, 3, rb, sizeof(rb) - 1) > 0 &&
+		    strstr(rb, "memcg-after-lift");
+	p = strstr(rb, "syslog_ns: log of ns:");
+	if (p && sscanf(p, "syslog_ns: log of ns:%lu begins (depth %d",
+			&r->ino_rec, &r->depth) != 2)
+		r->depth = -1;
+	r->again = !unshare(CLONE_NEWSYSLOG);
+	kcov_collect();
+	__atomic_store_n(&r->state, 5, __ATOMIC_RELEASE);
+	_exit(0);
+}
+
+#define MEMCG_ROOM (1L << 20)	/* memory.max: the child's usage + this */
+
+static int cmd_memcg(const char *cg)
+{
+	char path[256], val[64];
+	struct memcg_run *r;
+	long base, limit, cur, gone = -1;
+	int i, bad = 0;
+	pid_t c;
+
+	if (cov_setup())
+		return 2;
+	r = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+		 -1, 0);
+	if (r == MAP_FAILED)
+		return 2;
+	memset(r, 0, sizeof(*r));
+	c = fork();
+	if (c == 0)
+		memcg_child(r, cg);
+	if (c < 0 || memcg_wait(r, 1, 20)) {
+		printf("not ok - memcg: the child joined %s as uid 1000 in namespaces of its own (errno %d)\n",
+		       cg, r->setup_err);
+		if (c > 0) {
+			kill(c, SIGKILL);
+			waitpid(c, NULL, 0);
+		}
+		return 1;
+	}
+	snprintf(path, sizeof(path), "%s/memory.current", cg);
+	base = read_long(path);
+	limit = base + MEMCG_ROOM;
+	snprintf(val, sizeof(val), "%ld", limit);
+	snprintf(path, sizeof(path), "%s/memory.max", cg);
+	if (base < 0 || write_file(path, val)) {
+		printf("not ok - memcg: memory.max can be set in %s\n", cg);
+		kill(c, SIGKILL);
+		waitpid(c, NULL, 0);
+		return 1;
+	}
+	__atomic_store_n(&r->state, 2, __ATOMIC_RELEASE);
+	if (memcg_wait(r, 3, 120))
+		bad++;
+	write_file(path, "max");
+	__atomic_store_n(&r->state, 4, __ATOMIC_RELEASE);
+	if (memcg_wait(r, 5, 60))
+		bad++;
+	if (bad) {
+		kill(c, SIGKILL);
+		printf("# memcg: the child did not go on (state %d)\n",
+		       r->state);
+	}
+	waitpid(c, NULL, 0);
+	snprintf(path, sizeof(path), "%s/memory.current", cg);
+	cur = read_long(path);
+	for (i = 0; i < 100 && (gone = read_long(path)) > MEMCG_ROOM / 2; i++)
+		usleep(100000);
+	printf("# memcg: memory.current %ld at the start, limit %ld: %d namespaces made, then unshare(): %s\n",
+	       base, limit, r->made,
+	       r->made < 40 ? strerror(r->err) : "no error");
+	printf("# memcg: after the lift: depth %d (ns:%lu; stat: %lu), ring %ld, one more namespace: %s; memory.current %ld after the child, %ld %.1f s later\n",
+	       r->depth, r->ino_rec, r->ino, r->size,
+	       r->again ? "made" : "failed",
+	       cur, gone, i / 10.0);
+	/* 1 MiB holds about 14 of these (a 64 KiB ring and the object) */
+	printf("%s - memcg: as uid 1000, nested syslog namespaces fail with ENOMEM at its memory cgroup's limit (1 MiB above its usage; %d made)\n",
+	       !bad && r->made < 25 && r->err == ENOMEM ? "ok" : "not ok",
+	       r->made);
+	printf("%s - memcg: the failed unshare() left the caller in its namespace (depth %d = 1 + %d made) with its ring\n",
+	       !bad && r->depth == 1 + r->made && r->ino_rec == r->ino &&
+	       r->size == 65536 ? "ok" : "not ok", r->depth, r->made);
+	printf("%s - memcg: with the limit lifted the namespace logs and one more can be made\n",
+	       !bad && r->logged && r->again ? "ok" : "not ok");
+	printf("%s - memcg: the rings' charge left the cgroup with the child (memory.current below %ld)\n",
+	       gone >= 0 && gone <= MEMCG_ROOM / 2 ? "ok" : "not ok",
+	       MEMCG_ROOM / 2);
+	printf("%s - memcg: positive control: the child made namespaces before the limit\n",
+	       r->made >= 4 ? "ok" : "not ok");
+	cov_save("memcg");
+	return 0;
+}
+
+/* ---- kcov-print: the addresses, each once, in order --------------------- */
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int cmd_kcov_print(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	uint64_t *pc = NULL, prev = 0;
+	size_t n = 0, cap = 0, i, k = 0, out = 0;
+	unsigned long long v;
+
+	if (!f) {
+		perror(path);
+		return 1;
+	}
+	while (fscanf(f, "%llx", &v) == 1) {
+		if (n == cap) {
+			uint64_t *p;
+
+			cap = cap ? 2 * cap : 65536;
+			p = realloc(pc, cap * sizeof(*pc));
+			if (!p) {
+				free(pc);
+				fclose(f);
+				return 1;
+			}
+			pc = p;
+		}
+		pc[n++] = v;
+	}
+	fclose(f);
+	qsort(pc, n, sizeof(*pc), cmp_u64);
+	for (i = 0; i < n; i++) {
+		if (i && pc[i] == pc[i - 1])
+			continue;
+		if (k == 0)
+			printf("@kcov %llx", (unsigned long long)pc[i]);
+		else
+			printf(" %llx", (unsigned long long)(pc[i] - prev));
+		prev = pc[i];
+		out++;
+		if (++k == 32) {
+			printf("\n");
+			k = 0;
+		}
+	}
+	if (k)
+		printf("\n");
+	printf("# kcov: %zu distinct kernel addresses in all\n", out);
+	free(pc);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -1208,6 +1632,10 @@ int main(int argc, char **argv)
 		return cmd_faults();
 	if (argc >= 2 && !strcmp(argv[1], "quota"))
 		return cmd_quota();
-	fprintf(stderr, "usage: klogfuzz run SEED WORKERS SECONDS [OPS] | faults | quota\n");
+	if (argc >= 3 && !strcmp(argv[1], "memcg"))
+		return cmd_memcg(argv[2]);
+	if (argc >= 3 && !strcmp(argv[1], "kcov-print"))
+		return cmd_kcov_print(argv[2]);
+	fprintf(stderr, "usage: klogfuzz run SEED WORKERS SECONDS [OPS] | faults | quota | memcg CGROUP | kcov-print FILE\n");
 	return 2;
 }

@@ -8,8 +8,8 @@
 # (tests/guest/klogstress.c) in PATH.  Prints TAP lines and a final
 # "N passed, N failed" line; exits non-zero if anything failed.
 #
-# Mode: the kernel parameter klogmode=short (default) or klogmode=full,
-# which /init exports as $klogmode (tests/guest/run.sh -M).
+# Mode: the kernel parameter klogmode=short (default), full, fuzz or
+# cover, which /init exports as $klogmode (tests/guest/run.sh -M).
 #
 #   part         short                      full      fuzz
 #   flood        10^5 /dev/kmsg writes      10^6      as short
@@ -20,6 +20,12 @@
 #                60 s); fuzz: one new seed for 30 minutes
 #   faults       every allocation of every entry point (the debug
 #                kernel only: it has fault injection)
+#   memcg        nested namespaces against a memory cgroup's limit
+#
+# cover is short on the coverage kernel (kernel/config/cover.config):
+# the fuzzer and the fault injector collect the kernel addresses their
+# calls run (KCOV), and the suite prints them last as "@kcov" lines for
+# tests/guest/coverage.sh.
 #
 # A background "klogstress follow" copies the host's /dev/kmsg to a file
 # from the start, so that the propagated copies can be counted exactly and
@@ -30,6 +36,8 @@ MODE=${klogmode:-short}
 case $MODE in
 full)	FLOOD_N=1000000 NF_N=10000 CHURN_N=10000 CONC_S=60 FUZZ_S=60 ;;
 fuzz)	FLOOD_N=100000 NF_N=10000 CHURN_N=500 CONC_S=10 FUZZ_S=1800 ;;
+cover)	FLOOD_N=100000 NF_N=10000 CHURN_N=500 CONC_S=10 FUZZ_S=40
+	export KLOGFUZZ_KCOV=/tmp/kcov.pcs ;;
 *)	MODE=short FLOOD_N=100000 NF_N=10000 CHURN_N=500 CONC_S=10 FUZZ_S=40 ;;
 esac
 
@@ -470,6 +478,64 @@ if [ "$KMEMLEAK_ON" = 1 ]; then
 	kmemleak_clean "whole run (since the churn)"
 	kmemleak_control
 fi
+
+# --- 7. a memory cgroup's limit (after the whole-run checks) ---------------
+# "klogfuzz memcg": uid 1000 nests syslog namespaces with 1 MiB rings in a
+# memory cgroup limited to its usage + 4 MiB; the kernel must refuse with
+# ENOMEM, leave nothing half made and uncharge the rings with their
+# namespaces.  The child is exempt from the OOM killer, so each refused
+# charge prints the kernel's memory cgroup OOM report ("invoked
+# oom-killer", a stack dump, "no killable processes"): the report check
+# of this part allows those and nothing else.
+# only_oom_reports FILE: no line of FILE looks like a kernel report, but
+# for the stack dumps of OOM reports (one at most per report).
+only_oom_reports() {
+	[ "$(grep -c 'Call Trace' "$1")" -le "$(grep -c 'invoked oom-killer' "$1")" ] &&
+		! grep "$SPLAT\|VM_FAULT_OOM" "$1" | grep -q -v 'Call Trace'
+}
+CG=/sys/fs/cgroup
+if mount -t cgroup2 none $CG && echo +memory >$CG/cgroup.subtree_control &&
+	mkdir $CG/fz; then
+	follow_sync
+	from=$(wc -l <$HOSTLOG)
+	sub memcg 300 klogfuzz memcg $CG/fz
+	if follow_sync; then
+		tail -n +$((from + 1)) $HOSTLOG >$T/memcg.kmsg
+		ooms=$(grep -c 'invoked oom-killer' $T/memcg.kmsg)
+		traces=$(grep -c 'Call Trace' $T/memcg.kmsg)
+		echo "# memcg: $ooms OOM reports, $traces stack dumps in the host log"
+		check "memcg: the limit was reached in the kernel (its OOM report is in the host log)" \
+			test "$ooms" -ge 1
+		check "memcg: no kernel report but the memory cgroup's OOM reports" \
+			only_oom_reports $T/memcg.kmsg
+		cp $T/memcg.kmsg $T/memcg.planted
+		echo "4,1,1,-;WARNING: CPU: 0 PID: 1 at planted" >>$T/memcg.planted
+		if only_oom_reports $T/memcg.planted; then
+			not_ok "memcg: control: a report planted among them is caught"
+		else
+			ok "memcg: control: a report planted among them is caught"
+		fi
+	else
+		not_ok "memcg: the host log follower stopped: no report check possible"
+	fi
+	[ "$KMEMLEAK_ON" = 1 ] && kmemleak_clean "memcg"
+	rmdir $CG/fz
+	umount $CG
+else
+	not_ok "memcg: cgroup2 with the memory controller is available"
+fi
+
+# --- coverage (cover mode) ------------------------------------------------
+if [ "$MODE" = cover ]; then
+	klogfuzz kcov-print "$KLOGFUZZ_KCOV" >$T/kcov.out 2>&1
+	n=$(sed -n 's/^# kcov: \([0-9]*\) distinct.*/\1/p' $T/kcov.out)
+	echo "# kcov: ${n:-no} distinct kernel addresses (fuzzer and faults)"
+	# a few thousand from the syscall entry paths alone
+	check "cover: KCOV collected the fuzzer's and the faults' kernel code" \
+		test "${n:-0}" -gt 5000
+	grep '^@kcov ' $T/kcov.out
+fi
+
 kill $FOLLOWER
 echo "# guest time $(($(cut -d. -f1 /proc/uptime) - T0)) s"
 echo "$PASS passed, $FAIL failed"
