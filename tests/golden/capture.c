@@ -41,6 +41,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/capability.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
@@ -538,6 +539,60 @@ static void op_file_read(char *rest)
 	free(buf);
 }
 
+/*
+ * file_write PATH BYTES: one write() of BYTES to PATH (a sysctl, a module
+ * parameter), opened O_WRONLY.  ret is write()'s.
+ */
+static void op_file_write(char *rest)
+{
+	char *path = need_tok(&rest, "path");
+	char *bytes = rest ? rest : (char *)"";
+	size_t n = unescape(bytes);
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	ssize_t r = fd < 0 ? -1 : write(fd, bytes, n);
+	int err = errno;
+
+	printf("> file_write %s ", path);
+	put_escaped((unsigned char *)bytes, n);
+	end_line();
+	if (fd >= 0)
+		close(fd);
+	result(r, err, NULL, false, 0);
+}
+
+/*
+ * caps drop|raise: take CAP_SYSLOG and CAP_SYS_ADMIN out of the effective
+ * set (they stay permitted), or put them back.  Still uid 0, so file
+ * permissions do not change: what changes is what the syslog checks see
+ * (an unprivileged caller), and back.
+ */
+static void op_caps(char *rest)
+{
+	char *how = need_tok(&rest, "drop or raise");
+	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct d[2];
+	__u32 bits = (1u << (CAP_SYSLOG - 32)), admin = 1u << CAP_SYS_ADMIN;
+	long r;
+
+	no_more(&rest);
+	if (strcmp(how, "drop") && strcmp(how, "raise"))
+		die_ops("caps: 'drop' or 'raise', not '%s'", how);
+	printf("> caps %s", how);
+	end_line();
+	r = syscall(SYS_capget, &h, d);
+	if (!r) {
+		if (!strcmp(how, "drop")) {
+			d[1].effective &= ~bits;
+			d[0].effective &= ~admin;
+		} else {
+			d[1].effective |= bits & d[1].permitted;
+			d[0].effective |= admin & d[0].permitted;
+		}
+		r = syscall(SYS_capset, &h, d);
+	}
+	result(r, errno, NULL, false, 0);
+}
+
 static void op_sleep(char *rest)
 {
 	long long ms = need_num(&rest, "milliseconds");
@@ -687,6 +742,10 @@ static void run_op(char *line)
 		op_syslog(rest);
 	else if (!strcmp(op, "file_read"))
 		op_file_read(rest);
+	else if (!strcmp(op, "file_write"))
+		op_file_write(rest);
+	else if (!strcmp(op, "caps"))
+		op_caps(rest);
 	else if (!strcmp(op, "sleep_ms"))
 		op_sleep(rest);
 	else if (!strcmp(op, "sig_read"))
@@ -731,6 +790,7 @@ struct kmsg_rec {
 	unsigned prio;
 	unsigned long long seq;
 	char flags;
+	char caller[16];	/* "T123", "C1" (PRINTK_CALLER) or "" */
 	char *text;		/* unescaped, not NUL-terminated */
 	size_t text_len;
 	char *dict;		/* the rest: " KEY=value\n" lines, raw */
@@ -743,9 +803,17 @@ static bool parse_kmsg(char *buf, size_t n, struct kmsg_rec *rec)
 	char *semi = memchr(buf, ';', n), *nl;
 	unsigned long long usec;
 
+	char *c;
+
 	if (!semi || sscanf(buf, "%u,%llu,%llu,%c", &rec->prio, &rec->seq,
 			    &usec, &rec->flags) != 4)
 		return false;
+	rec->caller[0] = 0;
+	c = memmem(buf, (size_t)(semi - buf), ",caller=", 8);
+	if (c && semi - (c + 8) < (long)sizeof(rec->caller)) {
+		memcpy(rec->caller, c + 8, (size_t)(semi - (c + 8)));
+		rec->caller[semi - (c + 8)] = 0;
+	}
 	rec->text = semi + 1;
 	nl = memchr(rec->text, '\n', (size_t)(buf + n - rec->text));
 	if (!nl)
@@ -778,7 +846,8 @@ static void preload(void)
 		if (!count++)
 			first = rec.seq;
 		preload_next_seq = rec.seq + 1;
-		printf("= %u,%c;", rec.prio, rec.flags);
+		printf("= %u,%c%s%s;", rec.prio, rec.flags,
+		       rec.caller[0] ? ",caller=" : "", rec.caller);
 		put_escaped((unsigned char *)rec.text, rec.text_len);
 		end_line();
 		/* dictionary lines: " KEY=value\n" each */
@@ -812,8 +881,10 @@ static void preload(void)
 
 /*
  * check_intruders() - every record stored after the preload must come from
- * the operations: user-space facility, or one of the kernel's own messages
- * that /dev/kmsg operations cause (the ratelimit report on release).  A
+ * the operations: user-space facility, one of the kernel's own messages
+ * that /dev/kmsg operations cause (the ratelimit report on release), or,
+ * with CONFIG_PRINTK_CALLER, a kernel message whose caller is this
+ * process (goldenk prints in the writer's context).  A
  * kernel message from elsewhere (a late boot message, a warning) would make
  * the transcript depend on timing: report it and fail.
  */
@@ -822,8 +893,10 @@ static void check_intruders(void)
 	char *buf = xmalloc(KMSG_MAX_RECORD);
 	int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	unsigned intruders = 0;
+	char self[16];
 	ssize_t n;
 
+	snprintf(self, sizeof(self), "T%d", (int)getpid());
 	if (fd < 0) {
 		perror("capture: /dev/kmsg");
 		exit(2);
@@ -840,6 +913,8 @@ static void check_intruders(void)
 			continue;
 		if (rec.prio >> 3)
 			continue;	/* user space */
+		if (!strcmp(rec.caller, self))
+			continue;	/* printed for an operation */
 		if (memmem(rec.text, rec.text_len,
 			   " output lines suppressed due to ratelimiting", 44))
 			continue;
@@ -873,6 +948,9 @@ static void header(void)
 	printf("# ops: %s", ops_path);
 	end_line();
 	printf("# kernel: %s %s", u.sysname, u.release);
+	end_line();
+	/* the caller id of its own records, with CONFIG_PRINTK_CALLER */
+	printf("# pid: %d", (int)getpid());
 	end_line();
 	/* current->comm, as the kernel's own messages about us show it. */
 	FILE *f = fopen("/proc/self/comm", "r");

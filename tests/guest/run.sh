@@ -137,6 +137,7 @@ fi
 	-f "$HERE/klogfuzz.seeds:/etc/klogfuzz.seeds" \
 	-f "$REPO/tests/golden/main.ops:/golden/main.ops" \
 	-f "$REPO/tests/golden/signals.ops:/golden/signals.ops" \
+	-f "$REPO/tests/golden/settings.ops:/golden/settings.ops" \
 	-f "$HERE/golden_norm.awk:/golden/golden_norm.awk" \
 	-f "$XT/libxt_LOG.so:$XT/libxt_LOG.so" \
 	-f "$XT/libxt_standard.so:$XT/libxt_standard.so" \

@@ -1387,8 +1387,10 @@ fi
 
 # --- the golden operations: a child answers as the host does -------------
 # tests/golden/main.ops (without "syslog 11", which would move the capture
-# out of the host log) and signals.ops (blocking reads and a signal, with
-# and without SA_RESTART) run by tests/golden/capture on the host log and
+# out of the host log), settings.ops (printk.time, kernel.printk_devkmsg,
+# kernel.dmesg_restrict and a caller without CAP_SYSLOG) and signals.ops
+# (blocking reads and a signal, with and without SA_RESTART) run by
+# tests/golden/capture on the host log and
 # in a child with a ring as large as the host's; golden_norm.awk drops
 # what reads the boot log and normalises timestamps and sequence numbers.
 # Every section but the first must be identical, and neither capture may
@@ -1431,6 +1433,7 @@ golden_child() {
 devkmsg=$(cat /proc/sys/kernel/printk_devkmsg)
 echo on >/proc/sys/kernel/printk_devkmsg
 golden_child main 10
+golden_child settings 5
 golden_child signals 3
 echo "$devkmsg" >/proc/sys/kernel/printk_devkmsg
 # the signals' results are the ones the ops file's comments promise

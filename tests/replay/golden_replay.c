@@ -9,8 +9,13 @@
  * the same for every record) and timestamps.  Any other difference is a
  * bug in libklog.
  *
- * usage: golden_replay [--devkmsg=on|ratelimit] [--layout-free]
+ * usage: golden_replay [--devkmsg=on|ratelimit] [--caller] [--layout-free]
  *                      [--deliberate=FILE] [--print-differences] TRANSCRIPT
+ *
+ * --caller (kernel.txt, recorded with CONFIG_PRINTK_CALLER): records are
+ * formatted with their caller id; the transcript's "# pid: N" header
+ * line makes N the caller of every record the operations store, as it
+ * was in the guest.
  *
  * --layout-free (loss.txt): which records survive an overwrite depends on
  * the ring's layout, so sequence numbers are not compared and
@@ -261,10 +266,148 @@ static struct gfile *file_by_name(const char *name, bool create)
 	return NULL;
 }
 
+/* "caps drop": the caller has no CAP_SYSLOG (nor CAP_SYS_ADMIN). */
+static bool unprivileged;
+/* "# pid: N": the recording process, the caller of its records */
+static unsigned int caller_pid;
+
+static bool replay_capable(const struct klog_syslog_ctx *ctx, void *owner,
+			   int cap)
+{
+	(void)ctx;
+	(void)owner;
+	(void)cap;
+	return !unprivileged;
+}
+
+static const struct klog_syslog_ops replay_ops = {
+	.capable = replay_capable,
+};
+
+/*
+ * kernel.printk_devkmsg reads back the string last written (6.12's
+ * devkmsg_log_str, at most 9 bytes), not the mode's name: "onX" is
+ * accepted as "on" and reads back as "onX".  Empty: the mode's name.
+ */
+static char devkmsg_str[10];
+
+/*
+ * file_write to kernel.printk_devkmsg as 6.12's devkmsg_sysctl_set_loglvl():
+ * the string up to the first newline or NUL must start with "on", "off"
+ * or "ratelimit", and the write must be exactly one byte longer than that
+ * word (echo's newline; any byte passes).
+ */
+static long write_devkmsg(const char *v, size_t len)
+{
+	static const char *const word[] = { "ratelimit", "on", "off" };
+	static const int mode[] = { KLOG_DEVKMSG_RATELIMIT, KLOG_DEVKMSG_ON,
+				    KLOG_DEVKMSG_OFF };
+	size_t n = strnlen(v, len), i;
+
+	if (memchr(v, '\n', n))
+		n = (const char *)memchr(v, '\n', n) - v;
+	for (i = 0; i < 3; i++) {
+		size_t w = strlen(word[i]);
+
+		if (n >= w && !memcmp(v, word[i], w)) {
+			if (w + 1 != len)
+				return -EINVAL;
+			cfg.devkmsg = mode[i];
+			snprintf(devkmsg_str, sizeof(devkmsg_str), "%.*s",
+				 (int)n, v);
+			return len;
+		}
+	}
+	return -EINVAL;
+}
+
+/*
+ * file_write to kernel.dmesg_restrict as proc_dointvec_minmax_sysadmin():
+ * CAP_SYS_ADMIN, then a decimal 0 or 1 (blanks and a newline around it).
+ */
+static long write_restrict(const char *v, size_t len)
+{
+	char tmp[32], *end;
+	long val;
+
+	if (unprivileged)
+		return -EPERM;
+	if (len >= sizeof(tmp))
+		return -EINVAL;
+	memcpy(tmp, v, len);
+	tmp[len] = '\0';
+	val = strtol(tmp, &end, 10);
+	while (*end == ' ' || *end == '\t' || *end == '\n')
+		end++;
+	if (end == tmp || *end || val < 0 || val > 1)
+		return -EINVAL;
+	klog_ns_set_dmesg_restrict(host, (int)val);
+	return len;
+}
+
+/* file_write to printk.time's module parameter: kstrtobool(). */
+static long write_time(const char *v, size_t len)
+{
+	if (!len)
+		return -EINVAL;
+	switch (v[0]) {
+	case 'y': case 'Y': case '1':
+		cfg.printk_time = true;
+		return len;
+	case 'n': case 'N': case '0':
+		cfg.printk_time = false;
+		return len;
+	case 'o': case 'O':
+		if (len > 1 && (v[1] == 'n' || v[1] == 'N')) {
+			cfg.printk_time = true;
+			return len;
+		}
+		if (len > 1 && (v[1] == 'f' || v[1] == 'F')) {
+			cfg.printk_time = false;
+			return len;
+		}
+	}
+	return -EINVAL;
+}
+
+/*
+ * tests/golden/goldenk's parameters: printk("%s", bytes) in the writer's
+ * context, and dev_info() of its platform device "goldenk", whose driver
+ * string is the bus's name.
+ */
+#define GOLDENK "/sys/module/goldenk/parameters/"
+
+static long goldenk_printk(const char *v, size_t len)
+{
+	klog_ns_printk(host, "%.*s", (int)len, v);
+	return len;
+}
+
+static long goldenk_dev_printk(const char *v, size_t len)
+{
+	static const char dict[] =
+		"SUBSYSTEM=platform\0DEVICE=+platform:goldenk";
+	static char text[8192];
+	struct klog_msg m = {
+		.facility = 0,
+		.level = 6,
+		.caller_id = caller_pid,
+		.text = text,
+		.dict = dict,
+		.dict_len = sizeof(dict) - 1,
+	};
+
+	m.text_len = snprintf(text, sizeof(text), "platform goldenk: %.*s",
+			      (int)len, v);
+	klog_ns_store(host, &m);
+	return len;
+}
+
 static void ctx_init(struct klog_syslog_ctx *ctx, int source)
 {
 	memset(ctx, 0, sizeof(*ctx));
 	ctx->ns = host;
+	ctx->ops = &replay_ops;
 	ctx->source = source;
 	ctx->nonblock = true;
 	ctx->scratch = scratch;
@@ -277,7 +420,7 @@ static void preload(const char *line)
 	static struct klog_msg pending;
 	static bool have;
 	struct klog_msg m = { 0 };
-	const char *semi;
+	const char *semi, *caller;
 	unsigned int prio;
 	char flags;
 
@@ -309,6 +452,13 @@ static void preload(const char *line)
 	m.text_len = unescape(semi + 1, text);
 	m.text = text;
 	m.caller_id = 1;
+	/* ",caller=T123" (a task) or ",caller=C1" (a CPU), if recorded */
+	caller = strstr(line, ",caller=");
+	if (caller && caller < semi) {
+		unsigned long id = strtoul(caller + 9, NULL, 10);
+
+		m.caller_id = caller[8] == 'C' ? 0x80000000u | id : id;
+	}
 	pending = m;
 	have = true;
 }
@@ -328,7 +478,8 @@ static void run_op(char *op, char *res, const char *expect)
 
 	while (argc < 6 && *p) {
 		argv[argc++] = p;
-		if (argc == 3 && !strcmp(argv[0], "kmsg_write"))
+		if (argc == 3 && (!strcmp(argv[0], "kmsg_write") ||
+				  !strcmp(argv[0], "file_write")))
 			break;
 		if (argc == 4 && !strcmp(argv[0], "kmsg_flood"))
 			break;
@@ -363,11 +514,33 @@ static void run_op(char *op, char *res, const char *expect)
 			n = sprintf(buf, "%d\t%d\t%d\t%d\n", cfg.con_level,
 				    cfg.default_level, cfg.con_min_level, 7);
 		else if (!strcmp(argv[1], "/proc/sys/kernel/printk_devkmsg"))
-			n = sprintf(buf, "%s\n", cfg.devkmsg == KLOG_DEVKMSG_ON ?
-				    "on" : cfg.devkmsg == KLOG_DEVKMSG_OFF ?
-				    "off" : "ratelimit");
+			n = sprintf(buf, "%s\n", devkmsg_str[0] ? devkmsg_str :
+				    cfg.devkmsg == KLOG_DEVKMSG_ON ? "on" :
+				    cfg.devkmsg == KLOG_DEVKMSG_OFF ? "off" :
+				    "ratelimit");
+		else if (!strcmp(argv[1], "/proc/sys/kernel/dmesg_restrict"))
+			n = sprintf(buf, "%d\n", host->dmesg_restrict);
+		else if (!strcmp(argv[1], "/sys/module/printk/parameters/time"))
+			n = sprintf(buf, "%c\n", cfg.printk_time ? 'Y' : 'N');
 		ret = n;
 		data = n > 0;
+	} else if (!strcmp(argv[0], "file_write")) {
+		size_t len = unescape(argc > 2 ? argv[2] : "", buf);
+
+		if (!strcmp(argv[1], "/proc/sys/kernel/printk_devkmsg"))
+			ret = write_devkmsg(buf, len);
+		else if (!strcmp(argv[1], "/proc/sys/kernel/dmesg_restrict"))
+			ret = write_restrict(buf, len);
+		else if (!strcmp(argv[1], "/sys/module/printk/parameters/time"))
+			ret = write_time(buf, len);
+		else if (!strcmp(argv[1], GOLDENK "printk"))
+			ret = goldenk_printk(buf, len);
+		else if (!strcmp(argv[1], GOLDENK "dev_printk"))
+			ret = goldenk_dev_printk(buf, len);
+		else
+			ret = -ENOENT;
+	} else if (!strcmp(argv[0], "caps")) {
+		unprivileged = !strcmp(argv[1], "drop");
 	} else if (!strcmp(argv[0], "sleep_ms")) {
 		now += strtoull(argv[1], NULL, 10) * 1000000ull;
 	} else if (!strcmp(argv[0], "syslog")) {
@@ -556,13 +729,15 @@ int main(int argc, char **argv)
 			cfg.devkmsg = KLOG_DEVKMSG_RATELIMIT;
 		else if (!strcmp(argv[i], "--devkmsg=on"))
 			cfg.devkmsg = KLOG_DEVKMSG_ON;
+		else if (!strcmp(argv[i], "--caller"))
+			cfg.printk_caller = true;
 		else
 			path = argv[i];
 	}
 	if (deliberate_path)
 		load_deliberate(deliberate_path);
 	if (!path) {
-		fprintf(stderr, "usage: golden_replay [--devkmsg=on|ratelimit] [--layout-free] [--deliberate=FILE] [--print-differences] TRANSCRIPT\n");
+		fprintf(stderr, "usage: golden_replay [--devkmsg=on|ratelimit] [--caller] [--layout-free] [--deliberate=FILE] [--print-differences] TRANSCRIPT\n");
 		return 2;
 	}
 	in = fopen(path, "r");
@@ -585,6 +760,11 @@ int main(int argc, char **argv)
 		lineno++;
 		if (n && line[n - 1] == '\n')
 			line[--n] = '\0';
+		if (!strncmp(line, "# pid: ", 7)) {
+			caller_pid = strtoul(line + 7, NULL, 10);
+			klog_testing_set_caller_id(caller_pid);
+			continue;
+		}
 		if (!strncmp(line, "# /proc/sys/kernel/printk: ", 27)) {
 			sscanf(line + 27, "%d %d %d", &cfg.con_level,
 			       &cfg.default_level, &cfg.con_min_level);

@@ -21,6 +21,19 @@
 void klog_testing_set_clock(uint64_t (*clock)(void));
 
 /**
+ * klog_testing_set_caller_id() - fix the caller id of every record.
+ * @id: what kl_caller_id() returns from now on, in every thread (the
+ *      kernel's encoding: a thread id, or 0x80000000 | cpu); 0 restores
+ *      the calling thread's id.
+ *
+ * The golden replay uses it to store records under the caller id the
+ * recording kernel gave them.
+ *
+ * Context: any thread; affects the whole process.
+ */
+void klog_testing_set_caller_id(uint32_t id);
+
+/**
  * klog_testing_fail_alloc() - make one allocation fail.
  * @nth: 1-based index, counted from this call, of the allocation that
  *       returns NULL; 0 disables injection.

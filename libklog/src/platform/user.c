@@ -159,6 +159,7 @@ void klog_plat_defer_queue(kl_defer_t *d)
  */
 static __thread u32 cached_tid;
 static pthread_once_t tid_once = PTHREAD_ONCE_INIT;
+static _Atomic u32 fixed_caller;	/* klog_testing_set_caller_id() */
 
 static void forget_tid(void)
 {
@@ -172,6 +173,10 @@ static void tid_init(void)
 
 u32 klog_plat_caller_id(void)
 {
+	u32 fixed = atomic_load_explicit(&fixed_caller, memory_order_relaxed);
+
+	if (fixed)
+		return fixed;
 	if (!cached_tid) {
 		pthread_once(&tid_once, tid_init);
 		cached_tid = (u32)syscall(SYS_gettid) & 0x7fffffffu;
@@ -221,6 +226,11 @@ int klog_plat_waitq_wait(kl_waitq_t *wq, bool (*cond)(void *), void *arg)
 void klog_testing_set_clock(uint64_t (*clock)(void))
 {
 	atomic_store(&fake_clock, clock);
+}
+
+void klog_testing_set_caller_id(uint32_t id)
+{
+	atomic_store_explicit(&fixed_caller, id, memory_order_relaxed);
 }
 
 void klog_testing_fail_alloc(long nth)
