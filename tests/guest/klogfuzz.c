@@ -1489,7 +1489,7 @@ static int cmd_memcg(const char *cg)
 {
 	char path[256], val[64];
 	struct memcg_run *r;
-	long base, limit, cur, gone = -1;
+	long base, limit, cur, gone = -1, full = -1;
 	int i, bad = 0;
 	pid_t c;
 
@@ -1526,6 +1526,9 @@ static int cmd_memcg(const char *cg)
 	__atomic_store_n(&r->state, 2, __ATOMIC_RELEASE);
 	if (memcg_wait(r, 3, 120))
 		bad++;
+	snprintf(path, sizeof(path), "%s/memory.current", cg);
+	full = read_long(path);
+	snprintf(path, sizeof(path), "%s/memory.max", cg);
 	write_file(path, "max");
 	__atomic_store_n(&r->state, 4, __ATOMIC_RELEASE);
 	if (memcg_wait(r, 5, 60))
@@ -1540,8 +1543,8 @@ static int cmd_memcg(const char *cg)
 	cur = read_long(path);
 	for (i = 0; i < 100 && (gone = read_long(path)) > MEMCG_ROOM / 2; i++)
 		usleep(100000);
-	printf("# memcg: memory.current %ld at the start, limit %ld: %d namespaces made, then unshare(): %s\n",
-	       base, limit, r->made,
+	printf("# memcg: memory.current %ld at the start, limit %ld: %d namespaces made (memory.current %ld), then unshare(): %s\n",
+	       base, limit, r->made, full,
 	       r->made < 40 ? strerror(r->err) : "no error");
 	printf("# memcg: after the lift: depth %d (ns:%lu; stat: %lu), ring %ld, one more namespace: %s; memory.current %ld after the child, %ld %.1f s later\n",
 	       r->depth, r->ino_rec, r->ino, r->size,
@@ -1561,6 +1564,10 @@ static int cmd_memcg(const char *cg)
 	       MEMCG_ROOM / 2);
 	printf("%s - memcg: positive control: the child made namespaces before the limit\n",
 	       r->made >= 4 ? "ok" : "not ok");
+	/* the charge was there to give back: the cgroup was at its limit */
+	printf("%s - memcg: positive control: they filled the cgroup to its limit (memory.current %ld, 3/4 MiB above the end's %ld at least)\n",
+	       full >= limit - MEMCG_ROOM / 4 && full - gone >= MEMCG_ROOM * 3 / 4 ?
+	       "ok" : "not ok", full, gone);
 	cov_save("memcg");
 	return 0;
 }
