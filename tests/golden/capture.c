@@ -913,8 +913,15 @@ static void check_intruders(void)
 			continue;
 		if (rec.prio >> 3)
 			continue;	/* user space */
-		if (!strcmp(rec.caller, self))
-			continue;	/* printed for an operation */
+		/*
+		 * Printed for an operation, unless it is a kernel report
+		 * (an operation that makes the kernel warn is a finding)
+		 */
+		if (!strcmp(rec.caller, self) &&
+		    !memmem(rec.text, rec.text_len, "WARNING:", 8) &&
+		    !memmem(rec.text, rec.text_len, "BUG:", 4) &&
+		    !memmem(rec.text, rec.text_len, "Call Trace:", 11))
+			continue;
 		if (memmem(rec.text, rec.text_len,
 			   " output lines suppressed due to ratelimiting", 44))
 			continue;

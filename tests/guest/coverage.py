@@ -162,9 +162,15 @@ def main():
     print("%-44s %7d %7d %7s %7d %7d %7s" %
           ("all", tot[0], tot[1], pct(tot[1], tot[0]), tot[2], tot[3],
            pct(tot[3], tot[2])))
-    print("coverage: %d kernel addresses from the guest, %d KCOV sites in "
-          "vmlinux, %d on the series' lines; report: %s" %
-          (len(pcs), len(sites), tot[0], report))
+    known = len(pcs & {ret for _, ret in sites})
+    print("coverage: %d kernel addresses from the guest (%s of them KCOV "
+          "sites of this vmlinux), %d KCOV sites in vmlinux, %d on the "
+          "series' lines; report: %s" %
+          (len(pcs), pct(known, len(pcs)).strip(), len(sites), tot[0],
+           report))
+    if known < 0.99 * len(pcs):
+        sys.exit("coverage.py: the guest's addresses are not this "
+                 "vmlinux's KCOV sites: is VMLINUX the kernel that ran?")
     if tot[0] == 0:
         sys.exit("coverage.py: no KCOV site on the series' lines: "
                  "is VMLINUX the coverage kernel?")

@@ -480,8 +480,8 @@ if [ "$KMEMLEAK_ON" = 1 ]; then
 fi
 
 # --- 7. a memory cgroup's limit (after the whole-run checks) ---------------
-# "klogfuzz memcg": uid 1000 nests syslog namespaces with 1 MiB rings in a
-# memory cgroup limited to its usage + 4 MiB; the kernel must refuse with
+# "klogfuzz memcg": uid 1000 nests syslog namespaces with 64 KiB rings in
+# a memory cgroup limited to its usage + 1 MiB; the kernel must refuse with
 # ENOMEM, leave nothing half made and uncharge the rings with their
 # namespaces.  The child is exempt from the OOM killer, so each refused
 # charge prints the kernel's memory cgroup OOM report ("invoked
@@ -508,25 +508,40 @@ if mount -t cgroup2 none $CG && echo +memory >$CG/cgroup.subtree_control &&
 			test "$ooms" -ge 1
 		check "memcg: no kernel report but the memory cgroup's OOM reports" \
 			only_oom_reports $T/memcg.kmsg
-		cp $T/memcg.kmsg $T/memcg.planted
-		echo "4,1,1,-;WARNING: CPU: 0 PID: 1 at planted" >>$T/memcg.planted
-		if only_oom_reports $T/memcg.planted; then
-			not_ok "memcg: control: a report planted among them is caught"
-		else
-			ok "memcg: control: a report planted among them is caught"
-		fi
+		# controls: a report planted among them, and a stack dump
+		# with no OOM report of its own, are each caught
+		for plant in "WARNING: CPU: 0 PID: 1 at planted" "Call Trace:"; do
+			cp $T/memcg.kmsg $T/memcg.planted
+			echo "4,1,1,-;$plant" >>$T/memcg.planted
+			if only_oom_reports $T/memcg.planted; then
+				not_ok "memcg: control: a planted \"$plant\" is caught"
+			else
+				ok "memcg: control: a planted \"$plant\" is caught"
+			fi
+		done
 	else
 		not_ok "memcg: the host log follower stopped: no report check possible"
 	fi
 	[ "$KMEMLEAK_ON" = 1 ] && kmemleak_clean "memcg"
-	rmdir $CG/fz
-	umount $CG
+	check "memcg: the cgroup is removed once empty" rmdir $CG/fz
+	check "memcg: cgroup2 is unmounted" umount $CG
 else
 	not_ok "memcg: cgroup2 with the memory controller is available"
 fi
 
 # --- coverage (cover mode) ------------------------------------------------
 if [ "$MODE" = cover ]; then
+	# every part collected and saved its own: "# kcov: PART: N distinct
+	# kernel addresses", N > 0, never "(not saved)"
+	# kcov_part PART: every line PART printed says it saved N > 0.
+	kcov_part() {
+		grep -h "^# kcov: $1: " $T/*.out >"$T/kcov.$1" &&
+			! grep -q 'not saved\|: 0 distinct' "$T/kcov.$1"
+	}
+	for part in run faults memcg; do
+		check "cover: KCOV collected and saved the $part part's kernel code" \
+			kcov_part $part
+	done
 	klogfuzz kcov-print "$KLOGFUZZ_KCOV" >$T/kcov.out 2>&1
 	n=$(sed -n 's/^# kcov: \([0-9]*\) distinct.*/\1/p' $T/kcov.out)
 	echo "# kcov: ${n:-no} distinct kernel addresses (fuzzer and faults)"

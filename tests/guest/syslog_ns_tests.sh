@@ -1430,12 +1430,22 @@ golden_child() {
 }
 # as the transcripts were recorded: printk.devkmsg=on (with the ratelimit
 # many writes would be dropped, and a READ that follows them would wait)
+# settings.ops changes kernel.dmesg_restrict and printk.time too: all
+# three are put back as they were, whatever the transcript left
 devkmsg=$(cat /proc/sys/kernel/printk_devkmsg)
+restrict=$(cat /proc/sys/kernel/dmesg_restrict)
+ptime=$(cat /sys/module/printk/parameters/time)
 echo on >/proc/sys/kernel/printk_devkmsg
 golden_child main 10
 golden_child settings 5
 golden_child signals 3
 echo "$devkmsg" >/proc/sys/kernel/printk_devkmsg
+echo "$restrict" >/proc/sys/kernel/dmesg_restrict
+echo "$ptime" >/sys/module/printk/parameters/time
+check "golden: the settings are back as they were (printk_devkmsg, dmesg_restrict, printk.time)" \
+	sh -c "[ \"\$(cat /proc/sys/kernel/printk_devkmsg /proc/sys/kernel/dmesg_restrict /sys/module/printk/parameters/time)\" = '$devkmsg
+$restrict
+$ptime' ]"
 # the signals' results are the ones the ops file's comments promise
 check "golden: signals: without SA_RESTART a blocked read is EINTR, in a child too" \
 	sh -c "[ \$(grep -c '< ret=-1 errno=EINTR' $T/cap.child) = 3 ]"

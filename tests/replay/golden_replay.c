@@ -33,6 +33,10 @@
  * --plant=LINE: a positive control.  The expected result on the "< " line
  * LINE (and its --deliberate entry, if any) is altered before comparing;
  * the exit status is 0 only if exactly that one difference is reported.
+ * --plant-flags=LINE, --plant-text=LINE: the same, altering one byte of
+ * the record in the result's "data=" instead of its return value (the
+ * flags field, "-" and "c" swapped; the text's first byte), so the length
+ * stays what the return value says.
  * --print-differences: print every differing result as a FILE line
  * (to write FILE after checking each one by hand), compare nothing.
  * Every "> " operation must have its "< " result line: the whole
@@ -84,6 +88,44 @@ static struct {
 static int ndeliberate, nmatched;
 static bool print_differences;
 static int plant_line, fail_line;
+static enum { PLANT_RET, PLANT_FLAGS, PLANT_TEXT } plant_kind;
+
+/*
+ * plant() - alter the expected result RES (a "ret=N ..." line) as
+ * plant_kind says.  Returns 0, or -1 when RES has nothing to alter (the
+ * control then fails: no difference is reported).
+ */
+static int plant(char *res)
+{
+	char *data = strstr(res, "data="), *p;
+	int i;
+
+	switch (plant_kind) {
+	case PLANT_RET:		/* "ret=N" -> "ret=1N" */
+		if (strncmp(res, "ret=", 4))
+			return -1;
+		memmove(res + 5, res + 4, strlen(res + 4) + 1);
+		res[4] = '1';
+		return 0;
+	case PLANT_FLAGS:	/* "L,S,T,F..." -> F swapped */
+		if (!data)
+			return -1;
+		p = data + 5;
+		for (i = 0; i < 3 && (p = strchr(p, ',')); i++)
+			p++;
+		if (!p || (*p != '-' && *p != 'c'))
+			return -1;
+		*p = *p == '-' ? 'c' : '-';
+		return 0;
+	case PLANT_TEXT:	/* the text's first byte */
+		p = data ? strchr(data, ';') : NULL;
+		if (!p || !p[1])
+			return -1;
+		p[1] = p[1] == 'X' ? 'Y' : 'X';
+		return 0;
+	}
+	return -1;
+}
 
 static void load_deliberate(const char *path)
 {
@@ -351,10 +393,10 @@ static long write_time(const char *v, size_t len)
 	if (!len)
 		return -EINVAL;
 	switch (v[0]) {
-	case 'y': case 'Y': case '1':
+	case 'y': case 'Y': case 't': case 'T': case '1':
 		cfg.printk_time = true;
 		return len;
-	case 'n': case 'N': case '0':
+	case 'n': case 'N': case 'f': case 'F': case '0':
 		cfg.printk_time = false;
 		return len;
 	case 'o': case 'O':
@@ -723,6 +765,13 @@ int main(int argc, char **argv)
 			deliberate_path = argv[i] + 13;
 		else if (!strncmp(argv[i], "--plant=", 8))
 			plant_line = atoi(argv[i] + 8);
+		else if (!strncmp(argv[i], "--plant-flags=", 14)) {
+			plant_line = atoi(argv[i] + 14);
+			plant_kind = PLANT_FLAGS;
+		} else if (!strncmp(argv[i], "--plant-text=", 13)) {
+			plant_line = atoi(argv[i] + 13);
+			plant_kind = PLANT_TEXT;
+		}
 		else if (!strcmp(argv[i], "--print-differences"))
 			print_differences = true;
 		else if (!strcmp(argv[i], "--devkmsg=ratelimit"))
@@ -761,8 +810,10 @@ int main(int argc, char **argv)
 		if (n && line[n - 1] == '\n')
 			line[--n] = '\0';
 		if (!strncmp(line, "# pid: ", 7)) {
-			caller_pid = strtoul(line + 7, NULL, 10);
-			klog_testing_set_caller_id(caller_pid);
+			if (cfg.printk_caller) {	/* only --caller's */
+				caller_pid = strtoul(line + 7, NULL, 10);
+				klog_testing_set_caller_id(caller_pid);
+			}
 			continue;
 		}
 		if (!strncmp(line, "# /proc/sys/kernel/printk: ", 27)) {
@@ -793,10 +844,9 @@ int main(int argc, char **argv)
 		if (line[0] == '<' && line[1] == ' ' && have_op) {
 			ops++;
 			nfail = failures;
-			if (lineno == plant_line) {	/* "ret=N" -> "ret=1N" */
-				memmove(line + 7, line + 6, strlen(line + 6) + 1);
-				line[6] = '1';
-			}
+			if (lineno == plant_line && plant(line + 2))
+				fprintf(stderr, "%s:%d: nothing to plant in\n",
+					path, lineno);
 			/* Counts that follow from the ring's layout. */
 			if (layout_count) {
 				skipped++;
