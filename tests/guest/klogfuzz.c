@@ -413,7 +413,7 @@ static void disarm(void)
 
 /*
  * After unshare(CLONE_NEWUSER): be root in it, mapped to our uid.
- * Returns 0, or -1 with errno set by the write that failed.
+ * Returns 0, or -1 with errno set by the first write that failed.
  */
 static int map_root(uid_t uid, gid_t gid)
 {
@@ -431,11 +431,11 @@ static int map_root(uid_t uid, gid_t gid)
 	for (i = 0; i < 3; i++) {
 		fd = open(file[i], O_WRONLY | O_CLOEXEC);
 		if (fd < 0) {
-			bad = errno;
+			bad = bad ? bad : errno;	/* the first */
 			continue;
 		}
 		n = write(fd, m[i], strlen(m[i]));
-		if (n != (ssize_t)strlen(m[i]))
+		if (n != (ssize_t)strlen(m[i]) && !bad)
 			bad = n < 0 ? errno : EIO;
 		close(fd);
 	}
@@ -1498,8 +1498,10 @@ static void memcg_child(struct memcg_run *r, const char *cg)
 /*
  * memcg_kernel() - the "kernel" line of CG's memory.stat: the kernel
  * memory charged to it, which, unlike memory.current, leaves out the
- * pages a CPU holds precharged for the cgroup (up to 64 per CPU).
- * Returns the bytes, or -1.
+ * pages a CPU holds precharged for the cgroup (up to 64 per CPU); the
+ * bytes a CPU holds for its slab objects (less than a page each) are in
+ * it.  The figure is flushed every 2 s at the latest.  Returns the
+ * bytes, or -1.
  */
 static long memcg_kernel(const char *cg)
 {
@@ -1560,6 +1562,11 @@ static int cmd_memcg(const char *cg)
 	__atomic_store_n(&r->state, 2, __ATOMIC_RELEASE);
 	if (memcg_wait(r, 3, 120))
 		bad++;
+	/*
+	 * The child waits, under the limit: the stats the kernel flushes
+	 * every 2 s are flushed before kfull is read.
+	 */
+	sleep(5);
 	snprintf(path, sizeof(path), "%s/memory.current", cg);
 	full = read_long(path);
 	kfull = memcg_kernel(cg);

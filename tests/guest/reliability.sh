@@ -508,11 +508,15 @@ if mount -t cgroup2 none $CG && echo +memory >$CG/cgroup.subtree_control &&
 			test "$ooms" -ge 1
 		check "memcg: no kernel report but the memory cgroup's OOM reports" \
 			only_oom_reports $T/memcg.kmsg
-		# controls: a report planted among them, and a stack dump
-		# with no OOM report of its own, are each caught
+		# controls: a report planted among them, and one stack dump
+		# more than there are OOM reports, are each caught
 		for plant in "WARNING: CPU: 0 PID: 1 at planted" "Call Trace:"; do
 			cp $T/memcg.kmsg $T/memcg.planted
-			echo "4,1,1,-;$plant" >>$T/memcg.planted
+			n=1
+			[ "$plant" = "Call Trace:" ] && n=$((ooms - traces + 1))
+			for _ in $(seq "$n"); do
+				echo "4,1,1,-;$plant" >>$T/memcg.planted
+			done
 			if only_oom_reports $T/memcg.planted; then
 				not_ok "memcg: control: a planted \"$plant\" is caught"
 			else

@@ -1439,11 +1439,11 @@ echo on >/proc/sys/kernel/printk_devkmsg
 golden_child main 10
 golden_child settings 5
 golden_child signals 3
-echo "$devkmsg" >/proc/sys/kernel/printk_devkmsg
-echo "$restrict" >/proc/sys/kernel/dmesg_restrict
-echo "$ptime" >/sys/module/printk/parameters/time
-check "golden: the settings are back as they were (printk_devkmsg, dmesg_restrict, printk.time)" \
-	sh -c "[ \"\$(cat /proc/sys/kernel/printk_devkmsg /proc/sys/kernel/dmesg_restrict /sys/module/printk/parameters/time)\" = '$devkmsg
+check "golden: the settings are put back as they were (printk_devkmsg, dmesg_restrict, printk.time)" \
+	sh -c "echo '$devkmsg' >/proc/sys/kernel/printk_devkmsg &&
+		echo '$restrict' >/proc/sys/kernel/dmesg_restrict &&
+		echo '$ptime' >/sys/module/printk/parameters/time &&
+		[ \"\$(cat /proc/sys/kernel/printk_devkmsg /proc/sys/kernel/dmesg_restrict /sys/module/printk/parameters/time)\" = '$devkmsg
 $restrict
 $ptime' ]"
 # the signals' results are the ones the ops file's comments promise

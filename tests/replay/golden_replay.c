@@ -91,18 +91,19 @@ static int plant_line, fail_line;
 static enum { PLANT_RET, PLANT_FLAGS, PLANT_TEXT } plant_kind;
 
 /*
- * plant() - alter the expected result RES (a "ret=N ..." line) as
- * plant_kind says.  Returns 0, or -1 when RES has nothing to alter (the
- * control then fails: no difference is reported).
+ * plant() - alter the expected result RES (a "ret=N ..." line in a
+ * buffer of CAP bytes) as plant_kind says.  Returns 0, or -1 when RES has
+ * nothing to alter or no room (the control then fails: no difference is
+ * reported).
  */
-static int plant(char *res)
+static int plant(char *res, size_t cap)
 {
 	char *data = strstr(res, "data="), *p;
 	int i;
 
 	switch (plant_kind) {
 	case PLANT_RET:		/* "ret=N" -> "ret=1N" */
-		if (strncmp(res, "ret=", 4))
+		if (strncmp(res, "ret=", 4) || strlen(res) + 2 > cap)
 			return -1;
 		memmove(res + 5, res + 4, strlen(res + 4) + 1);
 		res[4] = '1';
@@ -119,7 +120,7 @@ static int plant(char *res)
 		return 0;
 	case PLANT_TEXT:	/* the text's first byte */
 		p = data ? strchr(data, ';') : NULL;
-		if (!p || !p[1])
+		if (!p || !p[1] || p[1] == '\\')	/* not an escape */
 			return -1;
 		p[1] = p[1] == 'X' ? 'Y' : 'X';
 		return 0;
@@ -844,7 +845,8 @@ int main(int argc, char **argv)
 		if (line[0] == '<' && line[1] == ' ' && have_op) {
 			ops++;
 			nfail = failures;
-			if (lineno == plant_line && plant(line + 2))
+			if (lineno == plant_line &&
+			    plant(line + 2, sizeof(line) - 2))
 				fprintf(stderr, "%s:%d: nothing to plant in\n",
 					path, lineno);
 			/* Counts that follow from the ring's layout. */
