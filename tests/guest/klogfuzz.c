@@ -1589,10 +1589,17 @@ static int cmd_memcg(const char *cg)
 	waitpid(c, NULL, 0);
 	snprintf(path, sizeof(path), "%s/memory.current", cg);
 	cur = read_long(path);
-	/* what the namespaces' RCU callbacks free, they free soon after */
+	/*
+	 * What the namespaces' RCU callbacks free, they free soon after;
+	 * the dentries and inodes the child's lookups left charged go with
+	 * the reclaimable caches.  Wait up to 10 s for the figure to come
+	 * down to a few pages (15 were left on the patched kernel, 1 on the
+	 * debug one, in one run); the check below allows less than a ring.
+	 */
 	for (i = 0; i < 100; i++) {
+		write_file("/proc/sys/vm/drop_caches", "2");
 		kgone = memcg_kernel(cg);
-		if (kgone >= 0 && kgone - k0 < MEMCG_ROOM / 16)
+		if (kgone >= 0 && kgone - k0 < MEMCG_ROOM / 64)
 			break;
 		usleep(100000);
 	}
