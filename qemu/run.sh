@@ -24,8 +24,12 @@
 # "Marking clocksource 'tsc' as unstable" at a random moment after boot,
 # racing with the tests.)
 #
-# Environment: QEMU_ACCEL=auto|tcg|kvm (auto: KVM only when /dev/kvm is
-# usable and a probe boot of this kernel succeeds, else TCG, silently),
+# Environment: QEMU_ACCEL=auto|tcg|kvm|icount (auto: KVM only when
+# /dev/kvm is usable and a probe boot of this kernel succeeds, else TCG,
+# silently; icount: TCG with "-icount shift=0,sleep=off", where the
+# guest's clock advances one nanosecond per guest instruction executed, so
+# that a guest timing counts instructions, whatever the host's load or
+# QEMU's translation does, and an idle guest skips to its next timer),
 # QEMU_SMP (default 1; a number N means N sockets of one CPU, the only
 # layout the guest kernel sees without ACPI), QEMU_MEM (default 512M),
 # QEMU (the binary).
@@ -115,8 +119,9 @@ accel_name=tcg
 case ${QEMU_ACCEL:-auto} in
 tcg) ;;
 kvm) accel=(-enable-kvm -cpu host) accel_name=kvm ;;
+icount) accel=(-accel tcg -icount "shift=0,sleep=off") accel_name=icount ;;
 auto) if kvm_usable; then accel=(-enable-kvm -cpu host) accel_name=kvm; fi ;;
-*) die "QEMU_ACCEL must be auto, tcg or kvm" ;;
+*) die "QEMU_ACCEL must be auto, tcg, kvm or icount" ;;
 esac
 
 if [ "$interactive" -eq 1 ]; then

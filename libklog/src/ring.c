@@ -107,18 +107,23 @@ u32 klog_ring_max_text(const struct klog_ring *ring)
  */
 static long place(const struct klog_ring *r, u32 need)
 {
-	bool empty = r->first_seq == r->next_seq;
-
-	if (empty || r->next_idx > r->first_idx) {
-		if (r->next_idx + need + KLOG_HDR_SIZE <= r->size)
+	/*
+	 * R3, R4: the records wrap iff first_idx > next_idx (an empty ring
+	 * has them equal); the free space is then the gap between them.
+	 */
+	if (r->first_idx > r->next_idx) {
+		if (need + KLOG_HDR_SIZE <= r->first_idx - r->next_idx)
 			return r->next_idx;
-		if (need + KLOG_HDR_SIZE <=
-		    (empty ? r->next_idx : r->first_idx))
-			return 0;
 		return -1;
 	}
-	if (need + KLOG_HDR_SIZE <= r->first_idx - r->next_idx)
+	if (r->next_idx + need + KLOG_HDR_SIZE <= r->size)
 		return r->next_idx;
+	/*
+	 * Wrap to offset 0, leaving a marker's room before the oldest record
+	 * (in an empty ring, before next_idx, where the marker goes).
+	 */
+	if (need + KLOG_HDR_SIZE <= r->first_idx)
+		return 0;
 	return -1;
 }
 
@@ -147,6 +152,117 @@ static u32 dict_fit(const char *dict, u32 len, u32 max)
 	return max;
 }
 
+/*
+ * Make room for a record of @need bytes (a multiple of KLOG_ALIGN, at most
+ * max_record()), dropping the oldest records as needed, and write the
+ * wrap marker if it goes to offset 0.  Return where it goes, or -1 if even
+ * an empty ring has no room (a bug: R6 bounds @need); *@dropped counts
+ * the records dropped.
+ */
+static inline long reserve(struct klog_ring *ring, u32 need, u64 *dropped)
+{
+	long at;
+
+	while ((at = place(ring, need)) < 0) {
+		if (kl_warn_on_once(ring->first_seq == ring->next_seq))
+			return -1;
+		drop_first(ring);
+		(*dropped)++;
+	}
+	if ((u32)at != ring->next_idx) {
+		/*
+		 * Wrap: mark the end so readers jump to offset 0.  R4: the
+		 * marker fits; R5: first_idx may come to name it.
+		 */
+		kl_memset(hdr_at(ring, ring->next_idx), 0, KLOG_HDR_SIZE);
+	}
+	return at;
+}
+
+/* The header of a record of @need bytes, @text_len of text, from @e. */
+static inline void fill_hdr(struct klog_hdr *h, const struct klog_entry *e,
+			    u32 need, u32 text_len, u32 dict_len, u8 flags)
+{
+	*h = (struct klog_hdr){
+		.ts_nsec = e->ts_nsec,
+		.len = need,
+		.text_len = text_len,
+		.dict_len = dict_len,
+		.caller_id = e->caller_id,
+		.facility = e->facility,
+		.level = e->level & 7,		/* R6 */
+		.flags = flags,
+	};
+}
+
+/* Account for the record of @need bytes just written at @at. */
+static inline void commit(struct klog_ring *ring, u32 at, u32 need)
+{
+	ring->last_idx = at;			/* R7 */
+	ring->next_idx = at + need;		/* R4, R7 */
+	ring->next_seq++;			/* R2 */
+	/*
+	 * Warm what the next store touches: the oldest record's header,
+	 * which it reads to drop that record, and the place it writes.  With
+	 * many namespaces, other namespaces' stores evict both in between.
+	 */
+	kl_prefetchw(ring->buf + ring->first_idx);
+	kl_prefetchw(ring->buf + ring->next_idx);
+}
+
+/* R6: the record's size, header and padding included. */
+static inline u32 record_size(u32 body)
+{
+	return (KLOG_HDR_SIZE + body + KLOG_ALIGN - 1) & ~(KLOG_ALIGN - 1);
+}
+
+/*
+ * klog_ring_store() for a record with a prefix or a dictionary, or text
+ * too long: cut each to what fits (R6), then store the parts.  Out of
+ * line, so that the common case saves no registers for it.
+ */
+static kl_noinline u64 store_cut(struct klog_ring *ring, const struct klog_entry *e,
+		     u32 max_text)
+{
+	u32 pre_len = e->pre_len, text_len = e->text_len, dict_len;
+	u8 flags = e->flags;
+	u64 dropped = 0;
+	u32 room, need;
+	char *p;
+	long at;
+
+	if (pre_len > max_text) {
+		pre_len = max_text;
+		flags |= KLOG_F_TRUNC;
+	}
+	if (text_len > max_text - pre_len) {
+		text_len = max_text - pre_len;
+		flags |= KLOG_F_TRUNC;
+	}
+	room = max_record(ring) - KLOG_HDR_SIZE - pre_len - text_len;
+	if (room > KLOG_DICT_MAX)
+		room = KLOG_DICT_MAX;
+	dict_len = e->dict ? dict_fit(e->dict, e->dict_len, room) : 0;
+	if (dict_len < (e->dict ? e->dict_len : 0))
+		flags |= KLOG_F_TRUNC;
+
+	need = record_size(pre_len + text_len + dict_len);
+	at = reserve(ring, need, &dropped);
+	if (at < 0)
+		return dropped;
+	fill_hdr(hdr_at(ring, at), e, need, pre_len + text_len, dict_len,
+		 flags);
+	p = (char *)(hdr_at(ring, at) + 1);
+	if (pre_len)
+		kl_memcpy(p, e->pre, pre_len);
+	if (text_len)
+		kl_memcpy(p + pre_len, e->text, text_len);
+	if (dict_len)
+		kl_memcpy(p + pre_len + text_len, e->dict, dict_len);
+	commit(ring, at, need);
+	return dropped;
+}
+
 /**
  * klog_ring_store() - append a record, dropping the oldest as needed.
  * @ring: the ring.
@@ -162,80 +278,21 @@ static u32 dict_fit(const char *dict, u32 len, u32 max)
 u64 klog_ring_store(struct klog_ring *ring, const struct klog_entry *e)
 {
 	u32 max_text = ring_max_text(ring);
-	u32 pre_len = e->pre_len, text_len = e->text_len, dict_len = 0;
-	u8 flags = e->flags;
-	struct klog_hdr *h;
 	u64 dropped = 0;
-	u32 need, room;
 	long at;
-	char *p;
+	u32 need;
 
-	/*
-	 * R6: the text, the dictionary and the whole record within bounds.
-	 * Most records are text alone, whole: nothing to cut.
-	 */
-	if (pre_len || e->dict || text_len > max_text) {
-		if (pre_len > max_text) {
-			pre_len = max_text;
-			flags |= KLOG_F_TRUNC;
-		}
-		if (text_len > max_text - pre_len) {
-			text_len = max_text - pre_len;
-			flags |= KLOG_F_TRUNC;
-		}
-		room = max_record(ring) - KLOG_HDR_SIZE - pre_len - text_len;
-		if (room > KLOG_DICT_MAX)
-			room = KLOG_DICT_MAX;
-		dict_len = e->dict ? dict_fit(e->dict, e->dict_len, room) : 0;
-		if (dict_len < (e->dict ? e->dict_len : 0))
-			flags |= KLOG_F_TRUNC;
-	}
+	if (e->pre_len || e->dict || e->text_len > max_text)
+		return store_cut(ring, e, max_text);
 
-	need = KLOG_HDR_SIZE + pre_len + text_len + dict_len;
-	need = (need + KLOG_ALIGN - 1) & ~(KLOG_ALIGN - 1);
-
-	while ((at = place(ring, need)) < 0) {
-		if (kl_warn_on_once(ring->first_seq == ring->next_seq))
-			return dropped;
-		drop_first(ring);
-		dropped++;
-	}
-	if ((u32)at != ring->next_idx) {
-		/*
-		 * Wrap: mark the end so readers jump to offset 0.  R4: the
-		 * marker fits; R5: first_idx may come to name it.
-		 */
-		kl_memset(hdr_at(ring, ring->next_idx), 0, KLOG_HDR_SIZE);
-	}
-
-	h = hdr_at(ring, at);
-	h->ts_nsec = e->ts_nsec;
-	h->len = need;
-	h->text_len = pre_len + text_len;
-	h->dict_len = dict_len;
-	h->caller_id = e->caller_id;
-	h->facility = e->facility;
-	h->level = e->level & 7;		/* R6 */
-	h->flags = flags;
-	h->pad = 0;
-	p = (char *)(h + 1);
-	if (pre_len)
-		kl_memcpy(p, e->pre, pre_len);
-	if (text_len)
-		kl_memcpy(p + pre_len, e->text, text_len);
-	if (dict_len)
-		kl_memcpy(p + pre_len + text_len, e->dict, dict_len);
-
-	ring->last_idx = at;			/* R7 */
-	ring->next_idx = at + need;		/* R4, R7 */
-	ring->next_seq++;			/* R2 */
-	/*
-	 * Warm what the next store touches: the oldest record's header,
-	 * which it reads to drop that record, and the place it writes.  With
-	 * many namespaces, other namespaces' stores evict both in between.
-	 */
-	kl_prefetchw(ring->buf + ring->first_idx);
-	kl_prefetchw(ring->buf + ring->next_idx);
+	/* Most records are text alone and whole: one header, one copy. */
+	need = record_size(e->text_len);
+	at = reserve(ring, need, &dropped);
+	if (at < 0)
+		return dropped;
+	fill_hdr(hdr_at(ring, at), e, need, e->text_len, 0, e->flags);
+	kl_memcpy(hdr_at(ring, at) + 1, e->text, e->text_len);
+	commit(ring, at, need);
 	return dropped;
 }
 

@@ -186,6 +186,9 @@ static inline wait_queue_head_t *kl_waitq_head(kl_waitq_t *wq)
 /* kl_prefetchw() - hint that @p will be written soon; never faults. */
 #define kl_prefetchw(p) prefetchw(p)
 
+/* kl_noinline - never inline this function. */
+#define kl_noinline noinline
+
 #define kl_vsnprintf vsnprintf
 #define kl_snprintf snprintf
 #define kl_memcpy memcpy

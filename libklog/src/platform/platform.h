@@ -73,6 +73,8 @@
  *                            thread may write at any time (a setting the
  *                            glue stores with WRITE_ONCE(); READ_ONCE())
  * kl_prefetchw(p)            hint: @p will be written soon (never faults)
+ * kl_noinline                a function never inlined: a rare path kept
+ *                            out of its caller's registers and cache lines
  * kl_vsnprintf, kl_snprintf  formatting into core buffers
  * kl_mem*, kl_str*           byte helpers
  * kl_div_u64_rem()           64-bit division with remainder
