@@ -221,8 +221,8 @@ static inline u32 record_size(u32 body)
  * too long: cut each to what fits (R6), then store the parts.  Out of
  * line, so that the common case saves no registers for it.
  */
-static kl_noinline u64 store_cut(struct klog_ring *ring, const struct klog_entry *e,
-		     u32 max_text)
+static kl_noinline u64 store_cut(struct klog_ring *ring,
+				 const struct klog_entry *e, u32 max_text)
 {
 	u32 pre_len = e->pre_len, text_len = e->text_len, dict_len;
 	u8 flags = e->flags;
