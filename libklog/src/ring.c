@@ -108,8 +108,9 @@ u32 klog_ring_max_text(const struct klog_ring *ring)
 static long place(const struct klog_ring *r, u32 need)
 {
 	/*
-	 * R3, R4: the records wrap iff first_idx > next_idx (an empty ring
-	 * has them equal); the free space is then the gap between them.
+	 * R3, R4: the records wrap iff first_idx > next_idx (R3: an empty
+	 * ring has them equal, a ring that is not empty never has); the free
+	 * space is then the gap between them.
 	 */
 	if (r->first_idx > r->next_idx) {
 		if (need + KLOG_HDR_SIZE <= r->first_idx - r->next_idx)
@@ -157,7 +158,8 @@ static u32 dict_fit(const char *dict, u32 len, u32 max)
  * max_record()), dropping the oldest records as needed, and write the
  * wrap marker if it goes to offset 0.  Return where it goes, or -1 if even
  * an empty ring has no room (a bug: R6 bounds @need); *@dropped counts
- * the records dropped.
+ * the records dropped.  Inline: GCC does not inline it into its two
+ * callers otherwise, and the common store then makes one call more.
  */
 static inline long reserve(struct klog_ring *ring, u32 need, u64 *dropped)
 {
@@ -179,20 +181,23 @@ static inline long reserve(struct klog_ring *ring, u32 need, u64 *dropped)
 	return at;
 }
 
-/* The header of a record of @need bytes, @text_len of text, from @e. */
+/*
+ * Write the header of a record of @need bytes with @text_len bytes of
+ * text and @dict_len of dictionary, @flags, and @e's time, caller,
+ * facility and level.  Field by field: no store is made twice.
+ */
 static inline void fill_hdr(struct klog_hdr *h, const struct klog_entry *e,
 			    u32 need, u32 text_len, u32 dict_len, u8 flags)
 {
-	*h = (struct klog_hdr){
-		.ts_nsec = e->ts_nsec,
-		.len = need,
-		.text_len = text_len,
-		.dict_len = dict_len,
-		.caller_id = e->caller_id,
-		.facility = e->facility,
-		.level = e->level & 7,		/* R6 */
-		.flags = flags,
-	};
+	h->ts_nsec = e->ts_nsec;
+	h->len = need;
+	h->text_len = text_len;
+	h->dict_len = dict_len;
+	h->caller_id = e->caller_id;
+	h->facility = e->facility;
+	h->level = e->level & 7;		/* R6 */
+	h->flags = flags;
+	h->pad = 0;
 }
 
 /* Account for the record of @need bytes just written at @at. */
@@ -219,7 +224,7 @@ static inline u32 record_size(u32 body)
 /*
  * klog_ring_store() for a record with a prefix or a dictionary, or text
  * too long: cut each to what fits (R6), then store the parts.  Out of
- * line, so that the common case saves no registers for it.
+ * line, so that its code stays out of the common case's.
  */
 static kl_noinline u64 store_cut(struct klog_ring *ring,
 				 const struct klog_entry *e, u32 max_text)
@@ -291,7 +296,8 @@ u64 klog_ring_store(struct klog_ring *ring, const struct klog_entry *e)
 	if (at < 0)
 		return dropped;
 	fill_hdr(hdr_at(ring, at), e, need, e->text_len, 0, e->flags);
-	kl_memcpy(hdr_at(ring, at) + 1, e->text, e->text_len);
+	if (e->text_len)
+		kl_memcpy(hdr_at(ring, at) + 1, e->text, e->text_len);
 	commit(ring, at, need);
 	return dropped;
 }

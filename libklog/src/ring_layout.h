@@ -6,10 +6,11 @@
  * Private to those; see "DOC: record ring" in ring.c for the layout and
  * the invariants R1-R8.
  *
- * The helpers are inline so that the store and read paths make no call
- * but memcpy(): the user-space library is built -fPIC, where GCC does not
- * inline one exported function into another, and klog_ring_read() is in
- * another file than the ring's own calls.
+ * The helpers are inline so that the read path and the store of a
+ * record that is text alone make no call but memcpy(): the user-space
+ * library is built -fPIC, where GCC does not inline one exported function
+ * into another, and klog_ring_read() is in another file than the ring's
+ * own calls.
  */
 #ifndef KLOG_RING_LAYOUT_H
 #define KLOG_RING_LAYOUT_H

@@ -905,6 +905,84 @@ static void ring_store_returns_dropped_count(void **state)
 	tring_free(&t);
 }
 
+/*
+ * A record that must be cut (a prefix, a dictionary too long) and wraps
+ * after dropping every record: the ring is empty when it goes to 0, the
+ * marker stays where the ring's end was (R5), and nothing else moves.
+ */
+static void ring_cut_record_wraps_an_emptied_ring(void **state)
+{
+	char dict[4096], text[KLOG_RECORD_MAX], pre[] = "[pre] ";
+	u32 hdr = hdr_size(), len, a_len, end, i;
+	struct klog_entry e = { .level = 6 };
+	struct klog_record rec;
+	struct klog_cursor c;
+	struct tring t;
+
+	(void)state;
+	tring_init(&t, KLOG_RING_MIN);
+	len = make_dict(dict, 80, 16);
+	/* A: text and a dictionary cut to what half the ring holds. */
+	pattern(text, sizeof(text), 0);
+	e.text = text;
+	e.text_len = sizeof(text);
+	e.dict = dict;
+	e.dict_len = len;
+	assert_int_equal(ring_store(&t.r, &e), 0);
+	a_len = t.r.next_idx;
+	assert_true(a_len > KLOG_RING_MIN / 2 - 2 * hdr - 2 * 21);
+	/* B: text alone, right after A. */
+	pattern(text, sizeof(text), 1);
+	assert_int_equal(put_text(&t.r, text, sizeof(text)), 0);
+	end = t.r.next_idx;
+	assert_int_equal(end, a_len + ALIGN8(hdr + sizeof(text)));
+	/* C: a prefix, the text and the dictionary: drops A and B, wraps. */
+	pattern(text, sizeof(text), 2);
+	e.pre = pre;
+	e.pre_len = sizeof(pre) - 1;
+	assert_int_equal(ring_store(&t.r, &e), 2);
+	for (i = 0; i < hdr; i++)
+		assert_int_equal(t.buf[end + i], 0);
+	assert_int_equal(t.r.first_seq, 2);
+	assert_int_equal(t.r.next_seq, 3);
+	assert_int_equal(t.r.first_idx, end);
+	assert_int_equal(t.r.last_idx, 0);
+	assert_true(t.r.next_idx <= KLOG_RING_MIN / 2 - hdr);
+	ring_cursor_first(&t.r, &c);
+	assert_true(ring_read(&t.r, &c, &rec, NULL));
+	assert_int_equal(rec.seq, 2);
+	assert_ptr_equal(rec.text, t.buf + hdr);
+	assert_true(rec.flags & KLOG_F_TRUNC);
+	assert_int_equal(rec.text_len, KLOG_RECORD_MAX);
+	assert_memory_equal(rec.text, pre, sizeof(pre) - 1);
+	assert_memory_equal(rec.text + sizeof(pre) - 1, text,
+			    KLOG_RECORD_MAX - (sizeof(pre) - 1));
+	assert_true(rec.dict_len > 0);
+	assert_memory_equal(rec.dict, dict, rec.dict_len);
+	assert_int_equal(dict[rec.dict_len], '\0');
+	assert_false(ring_read(&t.r, &c, &rec, NULL));
+	tring_free(&t);
+}
+
+/* No text at all (NULL, 0 bytes) is a record of its header alone. */
+static void ring_empty_text_is_a_header(void **state)
+{
+	struct klog_entry e = { .level = 3, .flags = KLOG_F_NEWLINE };
+	struct klog_record rec;
+	struct tring t;
+
+	(void)state;
+	tring_init(&t, KLOG_RING_MIN);
+	assert_int_equal(ring_store(&t.r, &e), 0);
+	assert_int_equal(t.r.next_idx, hdr_size());
+	assert_true(ring_last(&t.r, &rec));
+	assert_int_equal(rec.text_len, 0);
+	assert_int_equal(rec.dict_len, 0);
+	assert_int_equal(rec.level, 3);
+	assert_int_equal(rec.flags, KLOG_F_NEWLINE);
+	tring_free(&t);
+}
+
 /* ---- invariants: a broken ring fails its check ---------------------- */
 
 /* Rings broken on purpose: each must fail exactly the invariant it breaks. */
@@ -1433,6 +1511,8 @@ int main(void)
 		T(ring_cursor_at_end_across_many_wraps),
 		T(ring_last_is_newest),
 		T(ring_store_returns_dropped_count),
+		T(ring_cut_record_wraps_an_emptied_ring),
+		T(ring_empty_text_is_a_header),
 		T(ring_check_fails_the_broken_invariant),
 		T(ring_check_wrapped_ring),
 		T(ring_check_cursor_fails_a_bad_cursor),

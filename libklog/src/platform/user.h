@@ -171,7 +171,7 @@ int klog_plat_waitq_wait(kl_waitq_t *wq, bool (*cond)(void *), void *arg);
 #define kl_prefetchw(p) __builtin_prefetch((p), 1, 3)
 
 /* kl_noinline - never inline this function. */
-#define kl_noinline __attribute__((noinline))
+#define kl_noinline __attribute__((__noinline__))
 
 #define kl_vsnprintf vsnprintf
 #define kl_snprintf snprintf
