@@ -12,16 +12,19 @@
 # of all of /dev/kmsg, and unshare(CLONE_NEWUTS | CLONE_NEWNET); on the
 # patched kernel a second time with 10^4 syslog namespaces alive.
 #
-# Prints, for each path, patched/stock per pair of boots (the fastest round
-# of each boot) as "median [lowest-highest]", with no syslog namespace and
-# with 10^4 alive, and the absolute figures; appends rows to
+# Prints, for each path, patched/stock per pair of boots (by the fastest
+# round of each boot, then by its median round) as "median
+# [lowest-highest]", with no syslog namespace and with 10^4 alive, and the
+# absolute figures; appends rows to
 # build/bench/results.csv (scenario guest-host) when that file exists,
 # else writes build/bench/hostcost.csv.  Never a pass/fail threshold.
 #
 # QEMU_ACCEL=icount (qemu/run.sh) runs the same boots with the guest's
 # clock counting its instructions, one nanosecond each: the figures are
-# then guest instructions per operation, the same in every boot, and the
-# rows go to the CSV as scenario guest-host-icount.
+# then guest instructions per operation, the same boot after boot (but
+# unshare's, whose rounds count or miss a worker tearing down earlier
+# network namespaces), and the rows go to the CSV as scenario
+# guest-host-icount.
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 REPO=$(cd "$HERE/../.." && pwd)
@@ -69,24 +72,31 @@ for b in $(seq 1 "$BOOTS"); do
 	done
 done
 
-# fastest FILE WHAT WHEN: the fastest round's figure of one boot (for
-# readall, ns per line; for unshare, the field after N).
-fastest() {
+# figures FILE WHAT WHEN: each round's figure of one boot, a line each
+# (for readall, ns per line; for unshare, the field after N).
+figures() {
 	awk -v w="$2" -v when="$3" '$1 == w && $2 == when {
 		if (w == "readall") v = $5 > 0 ? $3 / $5 : 0
 		else if (w == "unshare") v = $4
 		else v = $3
 		v += 0
-		if (v > 0 && (!n++ || v < m)) m = v }
-		END { if (n) printf "%.1f\n", m }' "$1"
+		if (v > 0) printf "%.1f\n", v }' "$1"
 }
-# summary WHAT WHEN: "median lowest highest stock patched": patched (WHEN)
-# over stock (none) per pair of boots, and the fastest boot of each kernel.
+# round FILE WHAT WHEN STAT: one boot's fastest round (STAT fastest) or
+# median round (STAT median).  Under icount the rounds of a boot differ
+# by what ran before them, not by noise: the median is the fairer figure.
+round() {
+	figures "$1" "$2" "$3" | sort -n | awk -v stat="$4" '{ v[NR] = $1 }
+		END { if (NR) print stat == "median" ? v[int((NR + 1) / 2)] : v[1] }'
+}
+# summary WHAT WHEN STAT: "median lowest highest stock patched": patched
+# (WHEN) over stock (none) per pair of boots, each boot's figure its STAT
+# round, and the lowest such figure of each kernel.
 summary() {
 	local b s p rows=()
 	for b in $(seq 1 "$BOOTS"); do
-		s=$(fastest "$out/stock-$b.results" "$1" none)
-		p=$(fastest "$out/patched-$b.results" "$1" "$2")
+		s=$(round "$out/stock-$b.results" "$1" none "$3")
+		p=$(round "$out/patched-$b.results" "$1" "$2" "$3")
 		if [ -z "$s" ] || [ -z "$p" ]; then
 			echo "hostcost.sh: no '$1 $2' in boot $b; see $out/" >&2
 			exit 1
@@ -103,16 +113,27 @@ summary() {
 csv=$REPO/build/bench/results.csv
 [ -f "$csv" ] || csv=$REPO/build/bench/hostcost.csv
 echo "hostcost.sh: kernel command line: $BENCH_CMDLINE${HOSTCOST_APPEND:+ $HOSTCOST_APPEND}"
-printf '%-36s %-6s %9s %9s %7s %15s\n' "host path ($accel, $BOOTS boots each)" \
-	"ns" "stock" "patched" "ratio" "[low-high]"
+# Per path: the fastest boots' figures, patched / stock by the fastest
+# round of each boot, then by the median round.
+fmt='%-36s %-6s %9s %9s %7s %15s %7s %15s\n'
+# shellcheck disable=SC2059 # the format is that variable
+printf "$fmt" "host path ($accel, $BOOTS boots each)" "ns" "stock" \
+	"patched" "ratio" "[low-high]" "median" "[low-high]"
 for w in write printk readall readkmsg unshare; do
 	for when in none held; do
-		read -r med lo hi s p <<<"$(summary "$w" "$when")"
+		read -r med lo hi s p <<<"$(summary "$w" "$when" fastest)"
 		[ -n "$p" ] || exit 1
-		printf '%-36s %-6s %9s %9s %7s %15s\n' "$w" "$when" "$s" "$p" \
-			"$med" "[$lo-$hi]"
-		echo "$scenario,$when,$w,patched_over_stock,$med" >>"$csv"
-		echo "$scenario,$when,$w,spread,$lo-$hi" >>"$csv"
+		read -r mmed mlo mhi _ <<<"$(summary "$w" "$when" median)"
+		[ -n "$mhi" ] || exit 1
+		# shellcheck disable=SC2059
+		printf "$fmt" "$w" "$when" "$s" "$p" "$med" "[$lo-$hi]" \
+			"$mmed" "[$mlo-$mhi]"
+		{
+			echo "$scenario,$when,$w,patched_over_stock,$med"
+			echo "$scenario,$when,$w,spread,$lo-$hi"
+			echo "$scenario,$when,$w,patched_over_stock_median_round,$mmed"
+			echo "$scenario,$when,$w,spread_median_round,$mlo-$mhi"
+		} >>"$csv"
 	done
 done
 echo "hostcost.sh: per boot results in $out/{stock,patched}-N.results"
