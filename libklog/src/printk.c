@@ -37,7 +37,12 @@
  * never push more than one budget per window into a parent.  A child
  * counts what it was refused and, with its next copy in a window that
  * has room for both, sends one "N messages suppressed" note first (it
- * costs the parent's budget, not the child's share).
+ * costs the parent's budget, not the child's share).  A refused child
+ * knows until when (the window's end, or a change of the parent's burst
+ * or interval) and passes over its records until then under its own
+ * lock alone: it queues no forwarder and takes no parent lock, and
+ * counts them (@up_skipped) for the next note.  It sees a larger share
+ * (a sibling that ended) only from the next window.
  *
  * Each namespace forwards its own records to its parent, in ring order,
  * through a forwarder of its own (klog_ns_forward_work(), deferred with
@@ -78,7 +83,8 @@
  * - L2 the namespace's lock: ns->lock guards the ring, the continuation
  *   buffer, every cursor of the ring (the syslog and clear cursors,
  *   @up_cur, each open /dev/kmsg file's), the counters, the ratelimit
- *   states, the budget the namespace's children share, @up_busy and
+ *   states, the budget the namespace's children share, @up_busy, what
+ *   it knows of its parent's refusal (@up_refused_*, @up_skipped) and
  *   @dead.  Every function named *_locked runs under it, and the ring's
  *   invariants (R1-R8, ring.c) hold whenever it is free.
  * - L3 the parent's lock: a child's use of its parent's budget
@@ -280,12 +286,13 @@ static u32 copy_prefix(const struct klog_ns *ns, char *pre, u32 size)
  * note can neither starve the child's records nor its siblings.  A
  * refusal is counted in the child.  A window ends when its interval has
  * passed or the parent's settings change.  @p is locked, and guards
- * @child's copy_* fields and copy counters too (L3).
+ * @child's copy_* fields and copy counters too (L3).  On a refusal
+ * *@until is when the window ends: nothing of @child's is taken before.
  * Return: 0 refused, 1 the record may be stored, 2 a note first, then
  * the record.
  */
 static int budget_take_locked(struct klog_ns *p, struct klog_ns *child,
-			      const struct klog_copy_policy *pol)
+			      const struct klog_copy_policy *pol, u64 *until)
 {
 	struct klog_budget *b = &p->budget;
 	u32 burst = pol->burst;
@@ -318,6 +325,7 @@ static int budget_take_locked(struct klog_ns *p, struct klog_ns *child,
 	if (b->used >= burst || child->copy_used >= share) {
 		child->copy_missed++;
 		child->stats.suppressed++;
+		*until = b->begin_ns + (u64)ms * 1000000;
 		return 0;
 	}
 	b->used++;
@@ -337,17 +345,46 @@ static inline u8 origin_flags(u32 origin)
 }
 
 /*
+ * Does the parent's budget still refuse @ns, under the parent's policy
+ * @pol?  A refusal lasts until the end of the window it came in, or
+ * until the parent's burst or interval change (a new window then opens
+ * at once).  A child refused in a window learns of what else would give
+ * it room in that window (a sibling that ends, and so a larger share)
+ * only when the window ends.
+ */
+static bool refused_locked(struct klog_ns *ns,
+			   const struct klog_copy_policy *pol)
+{
+	if (!ns->up_refused_until)
+		return false;
+	if (kl_coarse_ns() < ns->up_refused_until &&
+	    pol->burst == ns->up_refused_burst &&
+	    pol->interval_ms == ns->up_refused_ms)
+		return true;
+	ns->up_refused_until = 0;
+	return false;
+}
+
+/*
  * @ns just stored a record with @flags.  If nothing waits to be offered
  * to the parent and the parent would not take this one, move the
  * parent's cursor past it: with copies off, the forwarder never runs.
+ * Nor does it while the parent's budget refuses @ns: the record is
+ * passed over and counted, and the forwarder counts it as suppressed
+ * once the refusal ends.
  */
 static void offered_locked(struct klog_ns *ns, u8 flags)
 {
 	struct klog_copy_policy pol;
 
-	if (ns->up_cur.seq + 1 == ns->ring.next_seq &&
-	    !may_propagate(ns, flags, &pol))
+	if (ns->up_cur.seq + 1 != ns->ring.next_seq)
+		return;
+	if (!may_propagate(ns, flags, &pol)) {
 		klog_ring_cursor_end(&ns->ring, &ns->up_cur);
+	} else if (refused_locked(ns, &pol)) {
+		klog_ring_cursor_end(&ns->ring, &ns->up_cur);
+		ns->up_skipped++;
+	}
 }
 
 /*
@@ -548,22 +585,25 @@ static void user_copy_sanitise(struct klog_entry *copy, char *text)
  * Offer @copy, a record of @cur (its text in a scratch buffer), to
  * @cur's parent, under the parent's lock alone (L1).  A root with a store
  * hook gets it after that lock (which guards its budget) is dropped.
+ * Return: 0, or, when the parent's budget refused the copy, when the
+ * window that refused it ends.
  */
-static void copy_to_parent(struct klog_ns *cur, struct klog_entry *copy,
-			   const struct klog_copy_policy *pol)
+static u64 copy_to_parent(struct klog_ns *cur, struct klog_entry *copy,
+			  const struct klog_copy_policy *pol)
 {
 	char pre[KLOG_LABEL_MAX + 1], dict[KLOG_LABEL_DICT_MAX], text[48];
 	struct klog_ns *p = cur->parent;
 	struct klog_entry note;
 	kl_irqflags_t flags;
+	u64 until = 0;
 	bool kick;
 	int take;
 
 	kl_lock_irqsave(&p->lock, flags);
-	take = budget_take_locked(p, cur, pol);
+	take = budget_take_locked(p, cur, pol, &until);
 	if (!take) {
 		kl_unlock_irqrestore(&p->lock, flags);
-		return;
+		return until;
 	}
 	/* Label and dictionary only for a copy that goes. */
 	copy->pre = pre;
@@ -588,7 +628,7 @@ static void copy_to_parent(struct klog_ns *cur, struct klog_entry *copy,
 		if (take == 2)
 			p->ops->emit(p, &note);
 		p->ops->emit(p, copy);
-		return;
+		return 0;
 	}
 	if (take == 2) {
 		ring_store_locked(p, &note);
@@ -601,6 +641,26 @@ static void copy_to_parent(struct klog_ns *cur, struct klog_entry *copy,
 	klog_ns_wake(p);				/* L7 */
 	if (kick)
 		kl_defer_queue(&p->forward);
+	return 0;
+}
+
+/*
+ * The records @ns passed over while its parent's budget refused it, once
+ * that refusal has ended: the forwarder counts them as suppressed before
+ * it offers the parent anything more, so the next note counts them.
+ */
+static u32 take_skipped_locked(struct klog_ns *ns)
+{
+	struct klog_copy_policy pol;
+	u32 n = ns->up_skipped;
+
+	if (!n)
+		return 0;
+	klog_ns_get_copy_policy(ns->parent, &pol);
+	if (refused_locked(ns, &pol))
+		return 0;
+	ns->up_skipped = 0;
+	return n;
 }
 
 /*
@@ -610,7 +670,10 @@ static void copy_to_parent(struct klog_ns *cur, struct klog_entry *copy,
  * record to it, and the running one looks for more under @ns's lock
  * before it stops, so no record is left behind.  It holds its context's
  * scratch buffer for one record at a time, so it is preemptible between
- * records where its context is (a work item in the kernel).
+ * records where its context is (a work item in the kernel).  Refused by
+ * the parent's budget, it passes over @ns's records under @ns's lock
+ * alone until the window that refused it ends, and so does the store
+ * path (offered_locked()), which then queues no forwarder at all.
  * Return: true if records remain (the caller queues the forwarder again).
  */
 static bool forward(struct klog_ns *ns)
@@ -620,9 +683,9 @@ static bool forward(struct klog_ns *ns)
 	struct klog_record rec;
 	kl_irqflags_t flags;
 	bool more = false;
+	u64 lost, until;
 	u32 n = 0;
 	char *buf;
-	u64 lost;
 
 	kl_lock_irqsave(&ns->lock, flags);
 	if (ns->up_busy) {
@@ -632,6 +695,7 @@ static bool forward(struct klog_ns *ns)
 	ns->up_busy = true;				/* L8 */
 	for (;;) {
 		lost = klog_ring_cursor_fix(&ns->ring, &ns->up_cur);
+		lost += take_skipped_locked(ns);
 		if (lost) {
 			kl_unlock_irqrestore(&ns->lock, flags);
 			copy_lost(ns, ns->parent, lost);
@@ -653,6 +717,11 @@ static bool forward(struct klog_ns *ns)
 			kl_scratch_put(buf);
 			continue;
 		}
+		if (refused_locked(ns, &pol)) {
+			ns->up_skipped++;
+			kl_scratch_put(buf);
+			continue;
+		}
 		kl_memset(&copy, 0, sizeof(copy));
 		copy.ts_nsec = rec.ts_nsec;
 		copy.caller_id = rec.caller_id;
@@ -666,9 +735,14 @@ static bool forward(struct klog_ns *ns)
 		kl_unlock_irqrestore(&ns->lock, flags);
 		if (copy.flags & KLOG_F_USER)
 			user_copy_sanitise(&copy, buf);
-		copy_to_parent(ns, &copy, &pol);
+		until = copy_to_parent(ns, &copy, &pol);
 		kl_scratch_put(buf);
 		kl_lock_irqsave(&ns->lock, flags);
+		if (until) {
+			ns->up_refused_until = until;
+			ns->up_refused_burst = pol.burst;
+			ns->up_refused_ms = pol.interval_ms;
+		}
 	}
 	ns->up_busy = false;
 	kl_unlock_irqrestore(&ns->lock, flags);

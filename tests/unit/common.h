@@ -207,6 +207,17 @@ static inline u64 committed(struct klog_ns *ns)
 	return klog_ring_count(&ns->ring);
 }
 
+/*
+ * Copies of @ns's records refused since its last suppression note: those
+ * its parent's budget counted, and those @ns passed over while it knew
+ * the budget would refuse them, which the forwarder counts once that
+ * refusal ends.
+ */
+static inline u32 missed(const struct klog_ns *ns)
+{
+	return ns->copy_missed + ns->up_skipped;
+}
+
 /* A collected copy of a namespace's records. */
 struct rec_list {
 	unsigned int n;

@@ -1243,7 +1243,7 @@ static void prop_budget_burst_and_suppressed_note(void **state)
 	klog_ns_get_stats(ns, &st);
 	assert_int_equal(st.propagated, 10);
 	assert_int_equal(st.suppressed, 5);
-	assert_int_equal(ns->copy_missed, 5);
+	assert_int_equal(missed(ns), 5);
 
 	/* Still inside the window: refused. */
 	clock_advance_ms(4999);
@@ -1274,7 +1274,7 @@ static void prop_budget_burst_and_suppressed_note(void **state)
 	klog_ns_get_stats(ns, &st);
 	assert_int_equal(st.propagated, 12);
 	assert_int_equal(st.suppressed, 6);
-	assert_int_equal(ns->copy_missed, 0);
+	assert_int_equal(missed(ns), 0);
 	assert_int_equal(committed(ns), 18);
 	/* The note took one unit of the budget. */
 	assert_int_equal(root->budget.used, 3);
@@ -1418,7 +1418,7 @@ static void prop_budget_burst_zero_sends_nothing(void **state)
 	klog_ns_get_stats(ns, &st);
 	assert_int_equal(st.propagated, 0);
 	assert_int_equal(st.suppressed, 5);
-	assert_int_equal(ns->copy_missed, 5);
+	assert_int_equal(missed(ns), 5);
 	/* With a budget again, the note tells all of it. */
 	ns->cfg->prop_burst = 10;
 	send_n(ns, 1, "through");
@@ -1426,6 +1426,137 @@ static void prop_budget_burst_zero_sends_nothing(void **state)
 	assert_int_equal(l.n, 2);
 	assert_copy(&l.m[0], ns, "5 messages suppressed");
 	assert_copy(&l.m[1], ns, "through 0");
+	rec_list_free(&l);
+}
+
+/* Unlocks of @root's and @ns's locks, counted by count_unlocks(). */
+static unsigned int root_unlocks, ns_unlocks;
+
+static void count_unlocks(klog_lock_t *lock)
+{
+	if (lock == &root->lock)
+		root_unlocks++;
+	if (lock == &ns->lock)
+		ns_unlocks++;
+	check_at_unlock(lock);
+}
+
+/*
+ * Refused by its parent's budget, a child passes over its records until
+ * the window ends without taking the parent's lock: a flooding child
+ * costs its parent, and its siblings that share it, nothing more once
+ * refused.  The suppressed counts stay exact, and the note tells all.
+ */
+static void prop_refused_child_leaves_the_parent_alone(void **state)
+{
+	struct klog_ns_stats st;
+	struct rec_list l;
+
+	(void)state;
+	send_n(ns, 11, "fill");			/* 10 go, 1 refused */
+	assert_int_equal(committed(root), 10);
+	root_unlocks = ns_unlocks = 0;
+	klog_testing_set_unlock_check(count_unlocks);
+	send_n(ns, 100, "flood");
+	clock_advance_ms(4999);			/* the window's last ms */
+	send_n(ns, 1, "late");
+	/* Each record the store's lock alone: no forwarder ran. */
+	assert_int_equal(root_unlocks, 0);
+	assert_int_equal(ns_unlocks, 101);
+	assert_int_equal(committed(ns), 112);
+	assert_int_equal(committed(root), 10);
+	assert_int_equal(ns->up_skipped, 101);
+	klog_ns_get_stats(ns, &st);
+	assert_int_equal(st.propagated, 10);
+	assert_int_equal(st.suppressed, 102);
+	assert_int_equal(missed(ns), 102);
+
+	/* A new window: the note counts what was passed over, then on. */
+	clock_advance_ms(1);
+	send_n(ns, 2, "back");
+	assert_true(root_unlocks > 0);
+	klog_testing_set_unlock_check(check_at_unlock);
+	read_from(root, 10, &l);
+	assert_int_equal(l.n, 3);
+	assert_copy(&l.m[0], ns, "102 messages suppressed");
+	assert_copy(&l.m[1], ns, "back 0");
+	assert_copy(&l.m[2], ns, "back 1");
+	rec_list_free(&l);
+	klog_ns_get_stats(ns, &st);
+	assert_int_equal(st.propagated, 12);
+	assert_int_equal(st.suppressed, 102);
+	assert_int_equal(missed(ns), 0);
+	assert_int_equal(ns->up_skipped, 0);
+}
+
+/* Stores N_BACKLOG records in ns from a deferred call. */
+#define N_BACKLOG 5
+static void store_backlog(klog_defer_t *d)
+{
+	(void)d;
+	send_n(ns, N_BACKLOG, "backlog");
+}
+
+/*
+ * The forwarder that meets a refusal with records behind it passes over
+ * the rest under the child's lock alone.  Stored from a deferred call,
+ * the records wait for the forwarder, which runs after it (as a work
+ * item runs after the store in the kernel).
+ */
+static void prop_refused_forwarder_passes_over_its_backlog(void **state)
+{
+	klog_defer_t d;
+	struct klog_ns_stats st;
+	struct rec_list l;
+
+	(void)state;
+	send_n(ns, 10, "fill");			/* the window's 10 */
+	root_unlocks = 0;
+	klog_testing_set_unlock_check(count_unlocks);
+	kl_defer_init(&d, store_backlog);
+	kl_defer_queue(&d);
+	/* One refusal under the parent's lock, then none. */
+	assert_int_equal(root_unlocks, 1);
+	klog_testing_set_unlock_check(check_at_unlock);
+	assert_int_equal(ns->up_cur.seq, ns->ring.next_seq);
+	assert_int_equal(ns->copy_missed, 1);
+	assert_int_equal(ns->up_skipped, N_BACKLOG - 1);
+	klog_ns_get_stats(ns, &st);
+	assert_int_equal(st.suppressed, N_BACKLOG);
+	clock_advance_ms(5000);
+	send_n(ns, 1, "next window");
+	read_from(root, 10, &l);
+	assert_int_equal(l.n, 2);
+	assert_copy(&l.m[0], ns, "5 messages suppressed");
+	assert_copy(&l.m[1], ns, "next window 0");
+	rec_list_free(&l);
+}
+
+/*
+ * A refusal lasts to the end of its window, even if the window gains
+ * room for the refused child in the meantime: a sibling that ends
+ * leaves a larger share, which the refused child gets from the next
+ * window.  A settings change ends a window, and a refusal, at once
+ * (prop_budget_new_settings_open_a_new_window).
+ */
+static void prop_refusal_lasts_to_the_window_end(void **state)
+{
+	struct klog_ns *other = mk_child(root, "o", 4096);
+	struct rec_list l;
+
+	(void)state;
+	send_n(ns, 6, "c");			/* share 5: 5 go, 1 refused */
+	assert_int_equal(committed(root), 5);
+	klog_ns_put(other);			/* share 10 from now on */
+	send_n(ns, 2, "after");
+	assert_int_equal(committed(root), 5);
+	assert_int_equal(missed(ns), 3);
+	clock_advance_ms(5000);
+	send_n(ns, 9, "next");			/* the note, then 9 of 10 */
+	read_from(root, 5, &l);
+	assert_int_equal(l.n, 10);
+	assert_copy(&l.m[0], ns, "3 messages suppressed");
+	assert_copy(&l.m[9], ns, "next 8");
 	rec_list_free(&l);
 }
 
@@ -1465,17 +1596,17 @@ static void prop_budget_shared_by_siblings(void **state)
 	klog_ns_get_stats(ns, &st);
 	assert_int_equal(st.propagated, 5);
 	assert_int_equal(st.suppressed, 7);
-	assert_int_equal(ns->copy_missed, 7);
+	assert_int_equal(missed(ns), 7);
 	klog_ns_get_stats(other, &st);
 	assert_int_equal(st.propagated, 5);
 	assert_int_equal(st.suppressed, 7);
-	assert_int_equal(other->copy_missed, 7);
+	assert_int_equal(missed(other), 7);
 	third = mk_child(root, NULL, 4096);
 	send_n(third, 1, "t");
 	assert_int_equal(committed(root), 10);
 	klog_ns_get_stats(third, &st);
 	assert_int_equal(st.suppressed, 1);
-	assert_int_equal(third->copy_missed, 1);
+	assert_int_equal(missed(third), 1);
 	klog_ns_put(third);
 
 	/*
@@ -1504,11 +1635,11 @@ static void prop_budget_shared_by_siblings(void **state)
 	klog_ns_get_stats(ns, &st);
 	assert_int_equal(st.propagated, 5 + 5);
 	assert_int_equal(st.suppressed, 7 + 1);
-	assert_int_equal(ns->copy_missed, 1);
+	assert_int_equal(missed(ns), 1);
 	klog_ns_get_stats(other, &st);
 	assert_int_equal(st.propagated, 5 + 3);
 	assert_int_equal(st.suppressed, 7 + 3);
-	assert_int_equal(other->copy_missed, 3);
+	assert_int_equal(missed(other), 3);
 	klog_ns_put(other);
 }
 
@@ -1537,7 +1668,7 @@ static void prop_budget_flooding_child_leaves_siblings_their_share(void **state)
 	assert_int_equal(committed(root), 5);
 	assert_int_equal(root->budget.used, 5);
 	assert_int_equal(a->copy_used, 5);
-	assert_int_equal(a->copy_missed, 6);
+	assert_int_equal(missed(a), 6);
 	send_n(b, 1, "b");
 	assert_int_equal(root->budget.used, 6);
 	read_all(root, &l);
@@ -1554,7 +1685,7 @@ static void prop_budget_flooding_child_leaves_siblings_their_share(void **state)
 	klog_ns_get_stats(b, &st);
 	assert_int_equal(st.propagated, 1);
 	assert_int_equal(st.suppressed, 0);
-	assert_int_equal(b->copy_missed, 0);
+	assert_int_equal(missed(b), 0);
 
 	/* Next window: the note of the 6 refusals, then the record. */
 	clock_advance_ms(5000);
@@ -1566,7 +1697,7 @@ static void prop_budget_flooding_child_leaves_siblings_their_share(void **state)
 	rec_list_free(&l);
 	assert_int_equal(root->budget.used, 2);
 	assert_int_equal(a->copy_used, 1);
-	assert_int_equal(a->copy_missed, 0);
+	assert_int_equal(missed(a), 0);
 	klog_ns_get_stats(a, &st);
 	assert_int_equal(st.propagated, 6);
 	assert_int_equal(st.suppressed, 6);
@@ -1591,8 +1722,8 @@ static void prop_budget_note_waits_for_room(void **state)
 	send_n(ns, 2, "c");
 	send_n(o, 2, "o");
 	assert_int_equal(committed(root), 2);
-	assert_int_equal(ns->copy_missed, 1);
-	assert_int_equal(o->copy_missed, 1);
+	assert_int_equal(missed(ns), 1);
+	assert_int_equal(missed(o), 1);
 
 	/*
 	 * Window 2: o's note and record take 2 units; c's record takes the
@@ -1608,7 +1739,7 @@ static void prop_budget_note_waits_for_room(void **state)
 	assert_copy(&l.m[1], o, "o2 0");
 	assert_copy(&l.m[2], ns, "c2 0");
 	rec_list_free(&l);
-	assert_int_equal(ns->copy_missed, 2);
+	assert_int_equal(missed(ns), 2);
 	klog_ns_get_stats(ns, &st);
 	assert_int_equal(st.propagated, 2);
 	assert_int_equal(st.suppressed, 2);
@@ -1622,7 +1753,7 @@ static void prop_budget_note_waits_for_room(void **state)
 	assert_copy(&l.m[1], ns, "c3 0");
 	rec_list_free(&l);
 	assert_int_equal(root->budget.used, 2);
-	assert_int_equal(ns->copy_missed, 0);
+	assert_int_equal(missed(ns), 0);
 	klog_ns_get_stats(ns, &st);
 	assert_int_equal(st.propagated, 3);
 	assert_int_equal(st.suppressed, 2);
@@ -1664,7 +1795,7 @@ static void prop_budget_share_of_one_not_starved_by_notes(void **state)
 	assert_copy(&l.m[0], ns, "a");
 	rec_list_free(&l);
 	assert_int_equal(root->budget.used, 1);
-	assert_int_equal(ns->copy_missed, 1);
+	assert_int_equal(missed(ns), 1);
 	seen = 1;
 
 	/* Windows 2-4: one record each, and it gets through every time. */
@@ -1685,7 +1816,7 @@ static void prop_budget_share_of_one_not_starved_by_notes(void **state)
 		assert_int_equal(root->budget.used, l.n);
 		seen += l.n;
 		rec_list_free(&l);
-		assert_int_equal(ns->copy_missed, 0);
+		assert_int_equal(missed(ns), 0);
 		klog_ns_get_stats(ns, &st);
 		assert_int_equal(st.propagated, w);
 		assert_int_equal(st.suppressed, 1);
@@ -1701,7 +1832,7 @@ static void prop_budget_share_of_one_not_starved_by_notes(void **state)
 	assert_int_equal(root->budget.used, 1 + 5);
 	assert_int_equal(committed(root), seen + 5);
 	seen += 5;
-	assert_int_equal(ns->copy_missed, 1);
+	assert_int_equal(missed(ns), 1);
 
 	/*
 	 * Window 5: the siblings' notes and records fill the budget; c's
@@ -1723,7 +1854,7 @@ static void prop_budget_share_of_one_not_starved_by_notes(void **state)
 	klog_ns_get_stats(ns, &st);
 	assert_int_equal(st.propagated, 4);
 	assert_int_equal(st.suppressed, 3);
-	assert_int_equal(ns->copy_missed, 2);
+	assert_int_equal(missed(ns), 2);
 
 	/* Window 6: the note of both refusals, then the record. */
 	clock_advance_ms(5000);
@@ -1737,7 +1868,7 @@ static void prop_budget_share_of_one_not_starved_by_notes(void **state)
 	klog_ns_get_stats(ns, &st);
 	assert_int_equal(st.propagated, 5);
 	assert_int_equal(st.suppressed, 3);
-	assert_int_equal(ns->copy_missed, 0);
+	assert_int_equal(missed(ns), 0);
 	for (i = 1; i < 6; i++)
 		klog_ns_put(kid[i]);
 }
@@ -1789,7 +1920,7 @@ static void prop_budget_in_the_middle_of_a_chain(void **state)
 	send_n(b, 8, "b");
 	assert_int_equal(ns->budget.used, 5);
 	assert_int_equal(root->budget.used, 9);
-	assert_int_equal(b->copy_missed, 3);
+	assert_int_equal(missed(b), 3);
 	/*
 	 * d 0-4 reach c (c: 10).  At the root, d 0 takes the last unit;
 	 * d 1-4 are refused there (c counts 4).  d 5-7 find c's budget
@@ -1835,15 +1966,15 @@ static void prop_budget_in_the_middle_of_a_chain(void **state)
 	klog_ns_get_stats(ns, &st);
 	assert_int_equal(st.propagated, 4 + 5 + 1);
 	assert_int_equal(st.suppressed, 4);
-	assert_int_equal(ns->copy_missed, 4);
+	assert_int_equal(missed(ns), 4);
 	klog_ns_get_stats(b, &st);
 	assert_int_equal(st.propagated, 5);
 	assert_int_equal(st.suppressed, 3);
-	assert_int_equal(b->copy_missed, 3);
+	assert_int_equal(missed(b), 3);
 	klog_ns_get_stats(d, &st);
 	assert_int_equal(st.propagated, 5);
 	assert_int_equal(st.suppressed, 3);
-	assert_int_equal(d->copy_missed, 3);
+	assert_int_equal(missed(d), 3);
 
 	clock_advance_ms(5000);
 	send_n(d, 1, "d after");
@@ -1865,10 +1996,10 @@ static void prop_budget_in_the_middle_of_a_chain(void **state)
 	rec_list_free(&l);
 	assert_int_equal(ns->budget.used, 2);
 	assert_int_equal(root->budget.used, 2);
-	assert_int_equal(ns->copy_missed, 0);
-	assert_int_equal(d->copy_missed, 0);
+	assert_int_equal(missed(ns), 0);
+	assert_int_equal(missed(d), 0);
 	/* b sent nothing: its count waits for its next record ... */
-	assert_int_equal(b->copy_missed, 3);
+	assert_int_equal(missed(b), 3);
 
 	/* ... which brings b's note to c, and c's copy alone to the root. */
 	send_n(b, 1, "b after");
@@ -1884,7 +2015,7 @@ static void prop_budget_in_the_middle_of_a_chain(void **state)
 	rec_list_free(&l);
 	assert_int_equal(ns->budget.used, 4);
 	assert_int_equal(root->budget.used, 3);
-	assert_int_equal(b->copy_missed, 0);
+	assert_int_equal(missed(b), 0);
 	klog_ns_get_stats(ns, &st);
 	assert_int_equal(st.propagated, 10 + 2);
 	assert_int_equal(st.suppressed, 4);
@@ -2021,7 +2152,7 @@ static void flood_many_children(u32 burst, unsigned int per_window,
 				assert_int_equal(st.propagated, m->copied);
 				assert_int_equal(st.suppressed,
 						 m->stored - m->copied);
-				assert_int_equal(kid[i]->copy_missed,
+				assert_int_equal(missed(kid[i]),
 						 m->c.missed);
 				assert_int_equal(kid[i]->copy_used, m->c.used);
 				assert_true(m->c.used <= share);
@@ -2236,6 +2367,9 @@ int main(void)
 		TP(prop_budget_interval_and_burst_clamped),
 		TP(prop_budget_new_settings_open_a_new_window),
 		TP(prop_budget_burst_zero_sends_nothing),
+		TP(prop_refused_child_leaves_the_parent_alone),
+		TP(prop_refused_forwarder_passes_over_its_backlog),
+		TP(prop_refusal_lasts_to_the_window_end),
 		TP(prop_budget_shared_by_siblings),
 		TP(prop_budget_flooding_child_leaves_siblings_their_share),
 		TP(prop_budget_note_waits_for_room),
