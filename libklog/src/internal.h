@@ -37,6 +37,7 @@ void klog_ns_store_msg(struct klog_ns *ns, struct klog_msg *m, char *scratch);
 bool klog_ns_reader_commit_locked(struct klog_ns *ns);
 bool klog_ns_flush_locked(struct klog_ns *ns);
 void klog_ns_copy_up(struct klog_ns *ns);
+u64 klog_ns_suppressed_locked(struct klog_ns *ns);
 void klog_ns_forward_work(kl_defer_t *work);
 void klog_ns_wake(struct klog_ns *ns);
 bool klog_ratelimit_check(struct klog_ratelimit *rl, u64 now, u32 burst,

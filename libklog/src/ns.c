@@ -300,9 +300,7 @@ void klog_ns_get_stats(struct klog_ns *ns, struct klog_ns_stats *out)
 	*out = ns->stats;
 	/* Written under the parent's lock (the copy budget's accounting). */
 	out->propagated = kl_read_once(ns->stats.propagated);
-	out->suppressed = kl_read_once(ns->stats.suppressed);
-	/* Passed over while refused, not yet counted there (L2). */
-	out->suppressed += ns->up_skipped;
+	out->suppressed = klog_ns_suppressed_locked(ns);
 	out->held = ns->ring.next_seq - ns->ring.first_seq;
 	kl_unlock_irqrestore(&ns->lock, flags);
 }

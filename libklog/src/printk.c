@@ -287,10 +287,17 @@ static u32 copy_prefix(const struct klog_ns *ns, char *pre, u32 size)
  * refusal is counted in the child.  A window ends when its interval has
  * passed or the parent's settings change.  @p is locked, and guards
  * @child's copy_* fields and copy counters too (L3).  On a refusal
- * *@until is when the window ends: nothing of @child's is taken before.
+ * *@until is when the window ends: until then nothing of @child's is
+ * taken, unless the parent's settings change first.
  * Return: 0 refused, 1 the record may be stored, 2 a note first, then
  * the record.
  */
+/* @a + @b, at most U32 max: a count of refusals never wraps to a small one. */
+static inline u32 add_sat(u32 a, u64 b)
+{
+	return b >= (u32)~0u - a ? (u32)~0u : a + (u32)b;
+}
+
 static int budget_take_locked(struct klog_ns *p, struct klog_ns *child,
 			      const struct klog_copy_policy *pol, u64 *until)
 {
@@ -323,7 +330,7 @@ static int budget_take_locked(struct klog_ns *p, struct klog_ns *child,
 	if (!share)
 		share = 1;
 	if (b->used >= burst || child->copy_used >= share) {
-		child->copy_missed++;
+		child->copy_missed = add_sat(child->copy_missed, 1);
 		child->stats.suppressed++;
 		*until = b->begin_ns + (u64)ms * 1000000;
 		return 0;
@@ -347,13 +354,15 @@ static inline u8 origin_flags(u32 origin)
 /*
  * Does the parent's budget still refuse @ns, under the parent's policy
  * @pol?  A refusal lasts until the end of the window it came in, or
- * until the parent's burst or interval change (a new window then opens
- * at once).  A child refused in a window learns of what else would give
- * it room in that window (a sibling that ends, and so a larger share)
- * only when the window ends.
+ * until @ns sees the parent's burst or interval differ from what they
+ * were (a new window then opens at the next copy); an ended refusal is
+ * forgotten here.  A child refused in a window learns of what else
+ * would give it room in that window (a sibling that ends, and so a
+ * larger share; a setting changed and changed back before its next
+ * record) only when the window ends, at most prop_interval_ms later.
  */
-static bool refused_locked(struct klog_ns *ns,
-			   const struct klog_copy_policy *pol)
+static bool refusal_holds_locked(struct klog_ns *ns,
+				 const struct klog_copy_policy *pol)
 {
 	if (!ns->up_refused_until)
 		return false;
@@ -365,13 +374,37 @@ static bool refused_locked(struct klog_ns *ns,
 	return false;
 }
 
+/* Pass over a record of @ns that its parent's budget would refuse. */
+static inline void pass_over_locked(struct klog_ns *ns)
+{
+	ns->up_skipped = add_sat(ns->up_skipped, 1);
+	ns->up_passed++;
+}
+
+/**
+ * klog_ns_suppressed_locked() - copies of @ns's records refused so far.
+ * @ns: the namespace, locked.
+ *
+ * Those its parent's budget refused or that were overwritten before
+ * their turn (counted under the parent's lock, read once), and those
+ * @ns passed over while refused (under its own): it never decreases.
+ *
+ * Context: ns->lock held.
+ * Return: the count.
+ */
+u64 klog_ns_suppressed_locked(struct klog_ns *ns)
+{
+	return kl_read_once(ns->stats.suppressed) + ns->up_passed;
+}
+
 /*
  * @ns just stored a record with @flags.  If nothing waits to be offered
  * to the parent and the parent would not take this one, move the
  * parent's cursor past it: with copies off, the forwarder never runs.
  * Nor does it while the parent's budget refuses @ns: the record is
- * passed over and counted, and the forwarder counts it as suppressed
- * once the refusal ends.
+ * passed over and counted, and the forwarder's first run after the
+ * refusal ended (for the next record that may be copied) adds it to the
+ * count that the next note reports.
  */
 static void offered_locked(struct klog_ns *ns, u8 flags)
 {
@@ -381,9 +414,9 @@ static void offered_locked(struct klog_ns *ns, u8 flags)
 		return;
 	if (!may_propagate(ns, flags, &pol)) {
 		klog_ring_cursor_end(&ns->ring, &ns->up_cur);
-	} else if (refused_locked(ns, &pol)) {
+	} else if (refusal_holds_locked(ns, &pol)) {
 		klog_ring_cursor_end(&ns->ring, &ns->up_cur);
-		ns->up_skipped++;
+		pass_over_locked(ns);
 	}
 }
 
@@ -546,17 +579,19 @@ void klog_ns_wake(struct klog_ns *ns)
 }
 
 /*
- * @lost records of @child were overwritten before its forwarder could
- * offer them to @p.  They count as refused by the budget, so the next
- * copy carries a note.
+ * @missed records of @child that its forwarder did not offer to @p go
+ * into the count that @child's next note to @p reports; @suppressed of
+ * them (those overwritten before their turn) count as refused by the
+ * budget too.  The rest, passed over while refused, were counted then.
  */
-static void copy_lost(struct klog_ns *child, struct klog_ns *p, u64 lost)
+static void copy_missed(struct klog_ns *child, struct klog_ns *p, u64 missed,
+			u64 suppressed)
 {
 	kl_irqflags_t flags;
 
 	kl_lock_irqsave(&p->lock, flags);		/* L3 */
-	child->copy_missed += (u32)lost;
-	child->stats.suppressed += lost;
+	child->copy_missed = add_sat(child->copy_missed, missed);
+	child->stats.suppressed += suppressed;
 	kl_unlock_irqrestore(&p->lock, flags);
 }
 
@@ -585,8 +620,8 @@ static void user_copy_sanitise(struct klog_entry *copy, char *text)
  * Offer @copy, a record of @cur (its text in a scratch buffer), to
  * @cur's parent, under the parent's lock alone (L1).  A root with a store
  * hook gets it after that lock (which guards its budget) is dropped.
- * Return: 0, or, when the parent's budget refused the copy, when the
- * window that refused it ends.
+ * It returns 0, or, when the parent's budget refused the copy, the time
+ * at which the window that refused it ends.
  */
 static u64 copy_to_parent(struct klog_ns *cur, struct klog_entry *copy,
 			  const struct klog_copy_policy *pol)
@@ -646,8 +681,8 @@ static u64 copy_to_parent(struct klog_ns *cur, struct klog_entry *copy,
 
 /*
  * The records @ns passed over while its parent's budget refused it, once
- * that refusal has ended: the forwarder counts them as suppressed before
- * it offers the parent anything more, so the next note counts them.
+ * that refusal has ended: the forwarder adds them to the count of the
+ * next note before it offers the parent anything more.
  */
 static u32 take_skipped_locked(struct klog_ns *ns)
 {
@@ -657,7 +692,7 @@ static u32 take_skipped_locked(struct klog_ns *ns)
 	if (!n)
 		return 0;
 	klog_ns_get_copy_policy(ns->parent, &pol);
-	if (refused_locked(ns, &pol))
+	if (refusal_holds_locked(ns, &pol))
 		return 0;
 	ns->up_skipped = 0;
 	return n;
@@ -684,7 +719,7 @@ static bool forward(struct klog_ns *ns)
 	kl_irqflags_t flags;
 	bool more = false;
 	u64 lost, until;
-	u32 n = 0;
+	u32 n = 0, skipped;
 	char *buf;
 
 	kl_lock_irqsave(&ns->lock, flags);
@@ -695,10 +730,10 @@ static bool forward(struct klog_ns *ns)
 	ns->up_busy = true;				/* L8 */
 	for (;;) {
 		lost = klog_ring_cursor_fix(&ns->ring, &ns->up_cur);
-		lost += take_skipped_locked(ns);
-		if (lost) {
+		skipped = take_skipped_locked(ns);
+		if (lost || skipped) {
 			kl_unlock_irqrestore(&ns->lock, flags);
-			copy_lost(ns, ns->parent, lost);
+			copy_missed(ns, ns->parent, lost + skipped, lost);
 			kl_lock_irqsave(&ns->lock, flags);
 			continue;
 		}
@@ -717,8 +752,8 @@ static bool forward(struct klog_ns *ns)
 			kl_scratch_put(buf);
 			continue;
 		}
-		if (refused_locked(ns, &pol)) {
-			ns->up_skipped++;
+		if (refusal_holds_locked(ns, &pol)) {
+			pass_over_locked(ns);
 			kl_scratch_put(buf);
 			continue;
 		}

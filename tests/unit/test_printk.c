@@ -1489,6 +1489,52 @@ static void prop_refused_child_leaves_the_parent_alone(void **state)
 	assert_int_equal(ns->up_skipped, 0);
 }
 
+/* klog_ns_get_stats()'s suppressed count of ns at every unlock. */
+static u64 last_suppressed;
+static bool suppressed_fell;
+
+static void watch_suppressed(klog_lock_t *lock)
+{
+	u64 now = klog_ns_suppressed_locked(ns);
+
+	if (now < last_suppressed)
+		suppressed_fell = true;
+	last_suppressed = now;
+	check_at_unlock(lock);
+}
+
+/*
+ * The suppressed count a reader gets never decreases, seen at every
+ * unlock of either lock: the forwarder hands what was passed over to the
+ * next note without moving it between counters.
+ */
+static void prop_suppressed_count_never_falls(void **state)
+{
+	struct klog_ns_stats st;
+	struct rec_list l;
+
+	(void)state;
+	last_suppressed = 0;
+	suppressed_fell = false;
+	klog_testing_set_unlock_check(watch_suppressed);
+	send_n(ns, 60, "flood");		/* 10 go, 50 refused */
+	clock_advance_ms(5000);
+	send_n(ns, 3, "back");			/* the note, then 3 */
+	clock_advance_ms(5000);
+	send_n(ns, 20, "again");		/* 10 go, 10 refused */
+	klog_testing_set_unlock_check(check_at_unlock);
+	assert_false(suppressed_fell);
+	klog_ns_get_stats(ns, &st);
+	assert_int_equal(st.suppressed, 50 + 10);
+	assert_int_equal(last_suppressed, 50 + 10);
+	assert_int_equal(st.propagated, 10 + 3 + 10);
+	read_from(root, 10, &l);
+	assert_int_equal(l.n, 1 + 3 + 10);
+	assert_copy(&l.m[0], ns, "50 messages suppressed");
+	rec_list_free(&l);
+	assert_int_equal(missed(ns), 10);
+}
+
 /* Stores N_BACKLOG records in ns from a deferred call. */
 #define N_BACKLOG 5
 static void store_backlog(klog_defer_t *d)
@@ -2370,6 +2416,7 @@ int main(void)
 		TP(prop_refused_child_leaves_the_parent_alone),
 		TP(prop_refused_forwarder_passes_over_its_backlog),
 		TP(prop_refusal_lasts_to_the_window_end),
+		TP(prop_suppressed_count_never_falls),
 		TP(prop_budget_shared_by_siblings),
 		TP(prop_budget_flooding_child_leaves_siblings_their_share),
 		TP(prop_budget_note_waits_for_room),

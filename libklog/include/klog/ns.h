@@ -248,12 +248,15 @@ struct klog_ns_params {
  * @ring:           the records.
  * @up_cur:         the next record to offer the parent.
  * @up_busy:        a forwarder runs.
- * @up_skipped:     records passed over while the parent's budget refuses
- *                  this namespace, not yet counted as suppressed.
- * @up_refused_until: kl_coarse_ns() time at which the parent's budget
+ * @up_skipped:     records passed over since the parent's budget refused
+ *                  this namespace, not yet in @copy_missed (saturates).
+ * @up_refused_until: the kl_coarse_ns() time at which the parent's budget
  *                  window that refused this namespace ends; 0 if none.
- * @up_refused_burst: the parent's burst then,
- * @up_refused_ms:  and its interval: the refusal ends if they change.
+ * @up_refused_burst: the parent's burst when it refused this namespace.
+ * @up_refused_ms:  The parent's interval then.  The refusal ends early if
+ *                  either differs from the parent's policy now.
+ * @up_passed:      records passed over while refused, ever: a part of
+ *                  the suppressed count klog_ns_get_stats() reports.
  * @syslog_cur:     the reading cursor of syslog(2) actions 2 and 9 and of
  *                  /proc/kmsg.
  * @syslog_partial: bytes of the record at @syslog_cur already read.
@@ -289,9 +292,9 @@ struct klog_ns_params {
  * protects @ring, @cont, every cursor, @stats, the ratelimit states,
  * @budget (the copies this namespace's children may send it),
  * @dmesg_restrict writes, @dead, @up_cur (the next record to offer the
- * parent), @up_busy (a forwarder runs) and the up_refused_* and
- * @up_skipped fields (what this namespace knows of its parent's refusal)
- * (L2).  @copy_epoch, @copy_used
+ * parent), @up_busy (a forwarder runs) and what this namespace knows
+ * of its parent's refusal (the up_refused_* fields, @up_skipped and
+ * @up_passed) (L2).  @copy_epoch, @copy_used
  * and @copy_missed (this namespace's use of its parent's budget) and the
  * copy counters of @stats are written under the *parent's* lock and read
  * once without it (L3).
@@ -319,6 +322,7 @@ struct klog_ns {
 	__u64 up_refused_until;
 	__u32 up_refused_burst;
 	__u32 up_refused_ms;
+	__u64 up_passed;
 	struct klog_cursor syslog_cur;
 	__u32 syslog_partial;
 	bool syslog_time;
