@@ -416,15 +416,25 @@ check "policy 2: a child's /dev/kmsg write is copied, labelled [ns:<id>:p2]" \
 	has "^\[[ 0-9.]*\] \[ns:[0-9]*:p2\] PTWO-$MARK\$" $T/host.dmesg
 check "policy 1: a child's /dev/kmsg write is not copied" hasnt "PONE-$MARK" $T/host.dmesg
 # The copy budget: burst 2 per 1000 ms; 5 writes, then one in the next
-# window, which first reports the 3 refused as one line.
+# window, which first reports the 3 refused as one line.  The refused
+# ones count in the container's kernel.syslog_ns_stats (copies sent,
+# refused) as soon as its forwarder has seen them, though the last two
+# were passed over without going to the host's budget.
 echo 2 >$SC/syslog_ns_propagate
 echo 2 >$SC/syslog_ns_propagate_burst
 echo 1000 >$SC/syslog_ns_propagate_interval_ms
 sleep 1.1	# the copies above must not share prl's window
 klogns exec -n -t prl -- sh -c "
 	for i in 1 2 3 4 5; do echo \"<6>PRL\$i-$MARK\" >/dev/kmsg; done
+	for i in \$(seq 1 50); do
+		[ \"\$(cut -d' ' -f5,6 $SC/syslog_ns_stats)\" = '2 3' ] && break
+		sleep 0.1
+	done
+	cut -d' ' -f5,6 $SC/syslog_ns_stats
 	sleep 1.2
-	echo '<6>PRLNEXT-$MARK' >/dev/kmsg"
+	echo '<6>PRLNEXT-$MARK' >/dev/kmsg
+	sleep 0.5
+	cut -d' ' -f5,6 $SC/syslog_ns_stats" >$T/prl.stats 2>&1
 echo 0 >$SC/syslog_ns_propagate
 echo 10 >$SC/syslog_ns_propagate_burst
 echo 5000 >$SC/syslog_ns_propagate_interval_ms
@@ -432,6 +442,8 @@ busybox dmesg | grep ':prl\] ' >$T/prl.host
 expect "copy budget: burst 2, then one suppressed line, then the next window" \
 	"[ns:N:prl] PRL1-$MARK|[ns:N:prl] PRL2-$MARK|[ns:N:prl] 3 messages suppressed|[ns:N:prl] PRLNEXT-$MARK" \
 	sh -c "sed -e 's/^\[[ 0-9.]*\] //' -e 's/^\[ns:[0-9]*:/[ns:N:/' $T/prl.host | tr '\\n' '|' | sed 's/|\$//'"
+expect "copy budget: kernel.syslog_ns_stats counts the 3 refused at once, then 3 sent" \
+	"2 3|3 3" sh -c "tr '\n' '|' <$T/prl.stats | sed 's/|\$//'"
 # A container decides what it takes from its own children; the host's
 # settings stay the host's.
 klogns exec -u 1000 -U -n -t own -- sh -c "
