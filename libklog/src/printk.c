@@ -41,8 +41,9 @@
  * knows until when (the window's end, or a change of the parent's burst
  * or interval) and passes over its records until then under its own
  * lock alone: it queues no forwarder and takes no parent lock, and
- * counts them (@up_skipped) for the next note.  It sees a larger share
- * (a sibling that ended) only from the next window.
+ * counts them at once (@up_passed) and for the next note (@up_skipped).
+ * It sees a larger share (a sibling that ended) only from the next
+ * window.
  *
  * Each namespace forwards its own records to its parent, in ring order,
  * through a forwarder of its own (klog_ns_forward_work(), deferred with
@@ -84,8 +85,8 @@
  *   buffer, every cursor of the ring (the syslog and clear cursors,
  *   @up_cur, each open /dev/kmsg file's), the counters, the ratelimit
  *   states, the budget the namespace's children share, @up_busy, what
- *   it knows of its parent's refusal (@up_refused_*, @up_skipped) and
- *   @dead.  Every function named *_locked runs under it, and the ring's
+ *   it knows of its parent's refusal (@up_refused_*, @up_skipped,
+ *   @up_passed) and @dead.  Every function named *_locked runs under it, and the ring's
  *   invariants (R1-R8, ring.c) hold whenever it is free.
  * - L3 the parent's lock: a child's use of its parent's budget
  *   (copy_epoch, copy_used, copy_missed) and the counters of its copies
@@ -276,6 +277,12 @@ static u32 copy_prefix(const struct klog_ns *ns, char *pre, u32 size)
 	return n + 3;
 }
 
+/* @a + @b, at most U32 max: a count of refusals never wraps to a small one. */
+static inline u32 add_sat(u32 a, u64 b)
+{
+	return b >= (u32)~0u - a ? (u32)~0u : a + (u32)b;
+}
+
 /*
  * Take a copy of @child's newest record from the budget that @child's
  * parent @p shares among all of its children.  Invariants: at most
@@ -292,12 +299,6 @@ static u32 copy_prefix(const struct klog_ns *ns, char *pre, u32 size)
  * Return: 0 refused, 1 the record may be stored, 2 a note first, then
  * the record.
  */
-/* @a + @b, at most U32 max: a count of refusals never wraps to a small one. */
-static inline u32 add_sat(u32 a, u64 b)
-{
-	return b >= (u32)~0u - a ? (u32)~0u : a + (u32)b;
-}
-
 static int budget_take_locked(struct klog_ns *p, struct klog_ns *child,
 			      const struct klog_copy_policy *pol, u64 *until)
 {

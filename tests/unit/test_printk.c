@@ -1535,6 +1535,25 @@ static void prop_suppressed_count_never_falls(void **state)
 	assert_int_equal(missed(ns), 10);
 }
 
+/* The count a note reports stops at its largest value; it never wraps. */
+static void prop_refusal_count_saturates(void **state)
+{
+	struct rec_list l;
+
+	(void)state;
+	send_n(ns, 10, "fill");
+	ns->copy_missed = 0xfffffffeu;		/* as if refused that often */
+	send_n(ns, 5, "refused");		/* 1 counted, 4 passed over */
+	assert_int_equal(ns->copy_missed, 0xffffffffu);
+	clock_advance_ms(5000);
+	send_n(ns, 1, "next");
+	read_from(root, 10, &l);
+	assert_int_equal(l.n, 2);
+	assert_copy(&l.m[0], ns, "4294967295 messages suppressed");
+	assert_copy(&l.m[1], ns, "next 0");
+	rec_list_free(&l);
+}
+
 /* Stores N_BACKLOG records in ns from a deferred call. */
 #define N_BACKLOG 5
 static void store_backlog(klog_defer_t *d)
@@ -2417,6 +2436,7 @@ int main(void)
 		TP(prop_refused_forwarder_passes_over_its_backlog),
 		TP(prop_refusal_lasts_to_the_window_end),
 		TP(prop_suppressed_count_never_falls),
+		TP(prop_refusal_count_saturates),
 		TP(prop_budget_shared_by_siblings),
 		TP(prop_budget_flooding_child_leaves_siblings_their_share),
 		TP(prop_budget_note_waits_for_room),
