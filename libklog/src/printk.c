@@ -585,8 +585,8 @@ void klog_ns_wake(struct klog_ns *ns)
  * them (those overwritten before their turn) count as refused by the
  * budget too.  The rest, passed over while refused, were counted then.
  */
-static void copy_missed(struct klog_ns *child, struct klog_ns *p, u64 missed,
-			u64 suppressed)
+static void add_missed(struct klog_ns *child, struct klog_ns *p, u64 missed,
+		       u64 suppressed)
 {
 	kl_irqflags_t flags;
 
@@ -734,7 +734,7 @@ static bool forward(struct klog_ns *ns)
 		skipped = take_skipped_locked(ns);
 		if (lost || skipped) {
 			kl_unlock_irqrestore(&ns->lock, flags);
-			copy_missed(ns, ns->parent, lost + skipped, lost);
+			add_missed(ns, ns->parent, lost + skipped, lost);
 			kl_lock_irqsave(&ns->lock, flags);
 			continue;
 		}
