@@ -215,6 +215,21 @@ static inline void commit(struct klog_ring *ring, u32 at, u32 need)
 	kl_prefetchw(ring->buf + ring->next_idx);
 }
 
+/*
+ * Copy @len bytes of a record's text or dictionary into the ring.  The
+ * copy stays a call to the platform's memcpy(), which picks the best copy
+ * for the CPU: GCC, knowing the length is at most KLOG_RECORD_MAX (from
+ * the caller's checks, or from the caller's own when link-time
+ * optimisation inlines the store into it), would otherwise expand it as
+ * "rep movsq", 1.3-1.6x slower at 512 B and 1 KiB where measured
+ * (docs/performance.md).
+ */
+static inline void copy_in(void *dst, const char *src, u32 len)
+{
+	kl_hide_var(len);
+	kl_memcpy(dst, src, len);
+}
+
 /* R6: the record's size, header and padding included. */
 static inline u32 record_size(u32 body)
 {
@@ -259,11 +274,11 @@ static kl_noinline u64 store_cut(struct klog_ring *ring,
 		 flags);
 	p = (char *)(hdr_at(ring, at) + 1);
 	if (pre_len)
-		kl_memcpy(p, e->pre, pre_len);
+		copy_in(p, e->pre, pre_len);
 	if (text_len)
-		kl_memcpy(p + pre_len, e->text, text_len);
+		copy_in(p + pre_len, e->text, text_len);
 	if (dict_len)
-		kl_memcpy(p + pre_len + text_len, e->dict, dict_len);
+		copy_in(p + pre_len + text_len, e->dict, dict_len);
 	commit(ring, at, need);
 	return dropped;
 }
@@ -297,7 +312,7 @@ u64 klog_ring_store(struct klog_ring *ring, const struct klog_entry *e)
 		return dropped;
 	fill_hdr(hdr_at(ring, at), e, need, e->text_len, 0, e->flags);
 	if (e->text_len)
-		kl_memcpy(hdr_at(ring, at) + 1, e->text, e->text_len);
+		copy_in(hdr_at(ring, at) + 1, e->text, e->text_len);
 	commit(ring, at, need);
 	return dropped;
 }

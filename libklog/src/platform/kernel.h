@@ -189,6 +189,9 @@ static inline wait_queue_head_t *kl_waitq_head(kl_waitq_t *wq)
 /* kl_noinline - never inline this function. */
 #define kl_noinline noinline
 
+/* kl_hide_var() - the compiler no longer knows @v's value or bounds. */
+#define kl_hide_var(v) OPTIMIZER_HIDE_VAR(v)
+
 #define kl_vsnprintf vsnprintf
 #define kl_snprintf snprintf
 #define kl_memcpy memcpy

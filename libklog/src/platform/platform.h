@@ -75,6 +75,8 @@
  * kl_prefetchw(p)            hint: @p will be written soon (never faults)
  * kl_noinline                a function never inlined: a rare path kept
  *                            out of its caller's registers and cache lines
+ * kl_hide_var(v)             make the compiler forget what it knows of
+ *                            the value of the variable @v (no code)
  * kl_vsnprintf, kl_snprintf  formatting into core buffers
  * kl_mem*, kl_str*           byte helpers
  * kl_div_u64_rem()           64-bit division with remainder

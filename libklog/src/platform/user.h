@@ -173,6 +173,9 @@ int klog_plat_waitq_wait(kl_waitq_t *wq, bool (*cond)(void *), void *arg);
 /* kl_noinline - never inline this function. */
 #define kl_noinline __attribute__((__noinline__))
 
+/* kl_hide_var() - the compiler no longer knows @v's value or bounds. */
+#define kl_hide_var(v) __asm__("" : "+r"(v))
+
 #define kl_vsnprintf vsnprintf
 #define kl_snprintf snprintf
 #define kl_memcpy memcpy
