@@ -188,7 +188,8 @@ bench:
 bench-smoke:
 	@tools/deps.sh core kernel
 	@[ -f $(BUILD)-bench/build.ninja ] || $(MESON) setup $(BUILD)-bench \
-		--werror -Dbench=enabled -Dtests=false --buildtype=release
+		--werror -Dbench=enabled -Dtests=false --buildtype=release \
+		-Db_lto=true
 	$(MESON) test -C $(BUILD)-bench --suite benchmark --print-errorlogs
 
 # Every tier, in two lanes on the two cores (tools/check.sh says why):

@@ -52,6 +52,28 @@ const struct target targets[] = {
 		},
 	},
 	{
+		.what = "W1 libklog / spin, worst size",
+		.op = "<=", .goal = 1,
+		.value = { NULL, NS("W1-size", "*", "libklog"),
+			   NS("W1-size", "*", "spin") },
+		.detail = {
+			{ "at 64/128K", NS("W1-size", "64/128K", "libklog"),
+			  NS("W1-size", "64/128K", "spin") },
+			{ "mixed sizes", NS("W1-size", "mixed/128K", "libklog"),
+			  NS("W1-size", "mixed/128K", "spin") },
+		},
+	},
+	{
+		.what = "R-scan libklog / spin, 1 reader",
+		.op = "<=", .goal = 1,
+		.value = { NULL, NS("R-scan", "1r", "libklog"),
+			   NS("R-scan", "1r", "spin") },
+		.detail = {
+			{ "2 readers", NS("R-scan", "2r", "libklog"),
+			  NS("R-scan", "2r", "spin") },
+		},
+	},
+	{
 		.what = "R-scan libklog / prb, 1 reader",
 		.op = "<=", .goal = 0.6,
 		.value = { NULL, NS("R-scan", "1r", "libklog"),

@@ -59,7 +59,7 @@ struct target {
 	const char *elsewhere;
 };
 
-#define NTARGETS 8
+#define NTARGETS 10
 extern const struct target targets[NTARGETS];
 
 #endif /* KBENCH_TARGETS_H */
