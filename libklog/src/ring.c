@@ -216,15 +216,12 @@ static inline void commit(struct klog_ring *ring, u32 at, u32 need)
 }
 
 /*
- * Copy @len bytes of a record's text or dictionary into the ring.  The
- * copy stays a call to the platform's memcpy(), which picks the best copy
- * for the CPU: GCC, knowing the length is at most KLOG_RECORD_MAX (from
- * the caller's checks, or from the caller's own when link-time
- * optimisation inlines the store into it), would otherwise expand it as
- * "rep movsq", 1.3-1.6x slower at 512 B and 1 KiB where measured
- * (docs/performance.md).
+ * memcpy() of a record's bytes into or out of the ring.  The length is
+ * hidden from the compiler: knowing it bounded (KLOG_RECORD_MAX,
+ * KLOG_COPY_MAX), GCC may expand the copy inline as "rep movsq" instead
+ * of calling the platform's memcpy(), the one tuned for the CPU.
  */
-static inline void copy_in(void *dst, const char *src, u32 len)
+static inline void ring_memcpy(void *dst, const char *src, u32 len)
 {
 	kl_hide_var(len);
 	kl_memcpy(dst, src, len);
@@ -274,11 +271,11 @@ static kl_noinline u64 store_cut(struct klog_ring *ring,
 		 flags);
 	p = (char *)(hdr_at(ring, at) + 1);
 	if (pre_len)
-		copy_in(p, e->pre, pre_len);
+		ring_memcpy(p, e->pre, pre_len);
 	if (text_len)
-		copy_in(p + pre_len, e->text, text_len);
+		ring_memcpy(p + pre_len, e->text, text_len);
 	if (dict_len)
-		copy_in(p + pre_len + text_len, e->dict, dict_len);
+		ring_memcpy(p + pre_len + text_len, e->dict, dict_len);
 	commit(ring, at, need);
 	return dropped;
 }
@@ -312,7 +309,7 @@ u64 klog_ring_store(struct klog_ring *ring, const struct klog_entry *e)
 		return dropped;
 	fill_hdr(hdr_at(ring, at), e, need, e->text_len, 0, e->flags);
 	if (e->text_len)
-		copy_in(hdr_at(ring, at) + 1, e->text, e->text_len);
+		ring_memcpy(hdr_at(ring, at) + 1, e->text, e->text_len);
 	commit(ring, at, need);
 	return dropped;
 }
@@ -409,8 +406,8 @@ bool klog_ring_copy(const struct klog_ring *ring, const struct klog_cursor *c,
 		return false;
 	text_len = rec->text_len < size ? rec->text_len : size;
 	dict_len = dict_fit(rec->dict, rec->dict_len, size - text_len);
-	kl_memcpy(buf, rec->text, text_len);
-	kl_memcpy(buf + text_len, rec->dict, dict_len);
+	ring_memcpy(buf, rec->text, text_len);
+	ring_memcpy(buf + text_len, rec->dict, dict_len);
 	rec->text = buf;
 	rec->text_len = text_len;
 	rec->dict = buf + text_len;
