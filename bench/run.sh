@@ -22,9 +22,9 @@ wait_max=${KBENCH_WAIT:-45}
 smoke=
 [ "${1:-}" = "--smoke" ] && smoke=1
 
-# Link-time optimisation: every backend's store and read are then as
-# visible to the benchmark's call as spin's, which sits in the same file
-# as its caller, are (docs/performance.md, "Method").
+# Link-time optimisation inlines libklog's store and read into the
+# benchmark's calls, as spin's store is inlined into its own
+# (docs/performance.md, "Method").
 if [ ! -f "$build/build.ninja" ]; then
 	meson setup "$build" -Dbench=enabled -Dtests=false --buildtype=release \
 		-Db_lto=true --werror

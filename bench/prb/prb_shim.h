@@ -29,16 +29,18 @@
 
 /*
  * A copy whose length is known only at run time stays a call to libc's
- * memcpy(), as libklog's ring keeps its own (copy_in() in
- * libklog/src/ring.c): with link-time optimisation GCC would otherwise
- * expand the record copy that prb_read_valid() inlines into kbench's
- * reader as "rep movsq".  Copies of a constant size are left to GCC.
+ * memcpy(), as libklog's ring keeps its own (ring_memcpy() in
+ * libklog/src/ring.c).  This covers every such copy of prb and of its
+ * kbench glue (bench/be_prb.c), writes as well as reads: with link-time
+ * optimisation GCC would otherwise expand the record copy that
+ * prb_read_valid() inlines into kbench's reader as "rep movsq".  Copies
+ * of a constant size are left to GCC.
  */
 #define memcpy(d, s, n) ({						\
-	size_t __prb_n = (n);						\
+	size_t prb_shim_len = (n);					\
 	if (!__builtin_constant_p(n))					\
-		__asm__("" : "+r"(__prb_n));				\
-	memcpy((d), (s), __prb_n);					\
+		__asm__("" : "=r"(prb_shim_len) : "0"(prb_shim_len));	\
+	memcpy((d), (s), prb_shim_len);					\
 })
 
 typedef uint8_t u8;
