@@ -88,12 +88,19 @@ static int log_make_free_space(struct logbuf *b, uint32_t msg_size)
 }
 
 /*
- * Inlined into its callers: kbench is built with link-time optimisation,
- * which inlines libklog's klog_ring_store() into be_libklog.c's write, so
- * both stores are measured inlined at the benchmark's call (gcc 12 calls
- * this one otherwise).
+ * Built with link-time optimisation (KBENCH_INLINE_STORES, from
+ * meson.build), kbench gets libklog's klog_ring_store() inlined into
+ * be_libklog.c's write: this store is then inlined into its callers too,
+ * so that both are measured alike.  Otherwise both are calls (gcc 12
+ * does not inline this one on its own).
  */
-static inline __attribute__((always_inline))
+#ifdef KBENCH_INLINE_STORES
+#define LOG_STORE_INLINE inline __attribute__((always_inline))
+#else
+#define LOG_STORE_INLINE
+#endif
+
+static LOG_STORE_INLINE
 void log_store(struct logbuf *b, uint64_t ts_nsec, uint8_t flags,
 	       const char *text, uint16_t text_len)
 {
