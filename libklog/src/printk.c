@@ -86,8 +86,9 @@
  *   @up_cur, each open /dev/kmsg file's), the counters, the ratelimit
  *   states, the budget the namespace's children share, @up_busy, what
  *   it knows of its parent's refusal (@up_refused_*, @up_skipped,
- *   @up_passed) and @dead.  Every function named *_locked runs under it, and the ring's
- *   invariants (R1-R8, ring.c) hold whenever it is free.
+ *   @up_passed) and @dead.  Every function named *_locked runs under
+ *   it, and the ring's invariants (R1-R8, ring.c) hold whenever it is
+ *   free.
  * - L3 the parent's lock: a child's use of its parent's budget
  *   (copy_epoch, copy_used, copy_missed) and the counters of its copies
  *   (stats.propagated, stats.suppressed) are written under the parent's
