@@ -88,16 +88,24 @@ int klog_ring_init(struct klog_ring *ring, void *buf, u32 size)
 	return 0;
 }
 
+/*
+ * R6: even the smallest ring holds a record with KLOG_RECORD_MAX bytes of
+ * text, and a header's room, in half its size.  The bound on text is
+ * then the same for every ring, and a store compares with a constant.
+ */
+static_assert(KLOG_RING_MIN / 2 >= KLOG_RECORD_MAX + 2 * KLOG_HDR_SIZE,
+	      "KLOG_RING_MIN is too small for KLOG_RECORD_MAX");
+
 /**
  * klog_ring_max_text() - the most text bytes one record can hold.
- * @ring: the ring.
+ * @ring: the ring (unused: the bound is the same for every ring).
  *
  * Context: any.
- * Return: min(KLOG_RECORD_MAX, what half the ring holds).
+ * Return: KLOG_RECORD_MAX, whatever the ring's size.
  */
 u32 klog_ring_max_text(const struct klog_ring *ring)
 {
-	return ring_max_text(ring);
+	return KLOG_RECORD_MAX;
 }
 
 /*
@@ -239,7 +247,7 @@ static inline u32 record_size(u32 body)
  * line, so that its code stays out of the common case's.
  */
 static kl_noinline u64 store_cut(struct klog_ring *ring,
-				 const struct klog_entry *e, u32 max_text)
+				 const struct klog_entry *e)
 {
 	u32 pre_len = e->pre_len, text_len = e->text_len, dict_len;
 	u8 flags = e->flags;
@@ -248,12 +256,12 @@ static kl_noinline u64 store_cut(struct klog_ring *ring,
 	char *p;
 	long at;
 
-	if (pre_len > max_text) {
-		pre_len = max_text;
+	if (pre_len > KLOG_RECORD_MAX) {
+		pre_len = KLOG_RECORD_MAX;
 		flags |= KLOG_F_TRUNC;
 	}
-	if (text_len > max_text - pre_len) {
-		text_len = max_text - pre_len;
+	if (text_len > KLOG_RECORD_MAX - pre_len) {
+		text_len = KLOG_RECORD_MAX - pre_len;
 		flags |= KLOG_F_TRUNC;
 	}
 	room = max_record(ring) - KLOG_HDR_SIZE - pre_len - text_len;
@@ -294,13 +302,12 @@ static kl_noinline u64 store_cut(struct klog_ring *ring,
  */
 u64 klog_ring_store(struct klog_ring *ring, const struct klog_entry *e)
 {
-	u32 max_text = ring_max_text(ring);
 	u64 dropped = 0;
 	long at;
 	u32 need;
 
-	if (e->pre_len || e->dict || e->text_len > max_text)
-		return store_cut(ring, e, max_text);
+	if (e->pre_len || e->dict || e->text_len > KLOG_RECORD_MAX)
+		return store_cut(ring, e);
 
 	/* Most records are text alone and whole: one header, one copy. */
 	need = record_size(e->text_len);

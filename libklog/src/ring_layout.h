@@ -52,14 +52,6 @@ static inline u32 max_record(const struct klog_ring *r)
 	return r->size / 2 - KLOG_HDR_SIZE;
 }
 
-/* klog_ring_max_text(). */
-static inline u32 ring_max_text(const struct klog_ring *r)
-{
-	u32 body = max_record(r) - KLOG_HDR_SIZE;
-
-	return body < KLOG_RECORD_MAX ? body : KLOG_RECORD_MAX;
-}
-
 /* klog_ring_cursor_fix(). */
 static inline u64 ring_cursor_fix(const struct klog_ring *r,
 				  struct klog_cursor *c)

@@ -922,7 +922,7 @@ static void ring_cut_record_wraps_an_emptied_ring(void **state)
 	(void)state;
 	tring_init(&t, KLOG_RING_MIN);
 	len = make_dict(dict, 80, 16);
-	/* A: text and a dictionary cut to what half the ring holds. */
+	/* A: text cut to KLOG_RECORD_MAX, the dictionary to the rest. */
 	pattern(text, sizeof(text), 0);
 	e.text = text;
 	e.text_len = sizeof(text);
