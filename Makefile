@@ -14,7 +14,8 @@ export KCACHE
 .PHONY: all demo check deps-core deps-kernel build unit valgrind sanitize \
 	kcompile fuzz stress story kernel kernel-stock kernel-debug kernel-rt \
 	qemu guest-rt \
-	guest guest-debug golden bench bench-smoke checkpatch bench-guest \
+	guest guest-debug golden bench bench-consecutive bench-smoke \
+	checkpatch bench-guest \
 	bench-host-cost clean \
 	guest-reliability guest-reliability-debug guest-reliability-full \
 	guest-fuzz-long guest-coverage \
@@ -182,6 +183,12 @@ golden: deps-kernel
 bench:
 	@tools/deps.sh core kernel bench
 	bench/run.sh
+
+# Three full runs in a row, and each target's value in every one of them
+# (bench/spread.awk); docs untouched.
+bench-consecutive:
+	@tools/deps.sh core kernel bench
+	bench/run.sh --consecutive 3
 
 # The benchmark binary with tiny counts: it runs and writes a well-formed
 # CSV; never a timing assertion.

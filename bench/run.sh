@@ -3,6 +3,12 @@
 #
 #   bench/run.sh              the full run (at most 5 minutes with the build)
 #   bench/run.sh --smoke      tiny counts, no plots, docs untouched
+#   bench/run.sh --consecutive N
+#                             N full runs in a row, docs untouched; prints
+#                             each target's value in every run and in how
+#                             many it was met (bench/spread.awk); keeps
+#                             each run's report in $BUILD_BENCH as
+#                             consecutive-I.csv and consecutive-I.md
 #
 # Writes $BUILD_BENCH/results.csv (default build-bench/), the PNG plots in
 # docs/perf/, and the measured part of docs/performance.md (between the
@@ -19,8 +25,18 @@ set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_BENCH:-$root/build-bench}
 wait_max=${KBENCH_WAIT:-45}
-smoke=
-[ "${1:-}" = "--smoke" ] && smoke=1
+smoke='' runs=''
+case "${1:-}" in
+--smoke)
+	smoke=1 ;;
+--consecutive)
+	runs=${2:-}
+	case "$runs" in
+	'' | *[!0-9]* | 0)
+		echo "run.sh: --consecutive needs a number of runs" >&2
+		exit 2 ;;
+	esac ;;
+esac
 
 # Link-time optimisation inlines libklog's store and read into the
 # benchmark's calls, as spin's store is inlined into its own
@@ -78,6 +94,22 @@ else
 	note="Machine state: **loaded** - $busy make/qemu/cc1 processes of other developers were running when the run started ($what; waited ${waited} s); load average $load before it.  Numbers are noisier than on an idle machine; ratios within one run remain comparable."
 fi
 echo "kbench: $note" >&2
+
+if [ -n "$runs" ]; then
+	i=1 reports=
+	while [ "$i" -le "$runs" ]; do
+		echo "kbench: run $i of $runs" >&2
+		# shellcheck disable=SC2086
+		"$kbench" --csv "$build/consecutive-$i.csv" \
+			--md "$build/consecutive-$i.md" --note "$note" \
+			${KBENCH_ARGS:-} >/dev/null
+		reports="$reports $build/consecutive-$i.md"
+		i=$((i + 1))
+	done
+	# shellcheck disable=SC2086
+	awk -f "$root/bench/spread.awk" $reports
+	exit
+fi
 
 mkdir -p "$root/docs/perf"
 # shellcheck disable=SC2086

@@ -5,7 +5,7 @@
 set -eu
 kbench=$1 csv=$2
 rm -f "$csv"
-"$kbench" --smoke --csv "$csv" >/dev/null
+"$kbench" --smoke --csv "$csv" --md "$csv.md" >/dev/null
 awk -F, -v ncpu="$(nproc)" '
 NR == 1 {
 	if ($0 != "scenario,param,backend,metric,value") {
@@ -51,4 +51,50 @@ if [ "$(nproc)" -ge 2 ]; then
 	fi
 	echo "kbench smoke: W2 read back $held records, 0 lost; planted loss counted: $planted lost"
 fi
+# spread.awk (run.sh --consecutive) puts the targets of several runs side
+# by side: a second run with fewer backends measures fewer targets, and
+# a report without a targets table is refused.
+"$kbench" --smoke --only W1-size --backends libklog,spin \
+	--csv "$csv.second" --md "$csv.second.md" >/dev/null
+spread=$(awk -f "$(dirname "$0")/spread.awk" "$csv.md" "$csv.second.md")
+echo "$spread" | awk -v ntargets="$(awk '
+	/^\| target \| goal \| measured \| met \|/ { t = 1; next }
+	t && /^\|---/ { next }
+	t && /^\|/ { n++; next }
+	t { t = 0 }
+	END { print n + 0 }' "$csv.md")" '
+NR == 1 && $0 != "| target | goal | run 1 | run 2 | met |" {
+	print "spread: bad header: " $0; bad = 1
+}
+NR > 2 {
+	rows++
+	if ($0 !~ / [0-9]+ of 2 \|$/ && $0 !~ / n\/a \|$/) {
+		print "spread: no met count: " $0; bad = 1
+	}
+}
+/^\| W1 libklog \/ spin, worst size \|/ &&
+    $0 !~ /\| [0-9.]+ \| [0-9.]+ \| [0-2] of 2 \|$/ {
+	print "spread: W1 / spin not measured in both runs: " $0; bad = 1
+}
+/^\| R-scan libklog \/ prb, 1 reader \|/ &&
+    $0 !~ /\| [0-9.]+ \| - \| [01] of 2 \|$/ {
+	print "spread: R-scan / prb measured in the second run: " $0; bad = 1
+}
+/^\| in guest: / && $0 !~ /\| - \| - \| n\/a \|$/ {
+	print "spread: a target measured elsewhere counted: " $0; bad = 1
+}
+END {
+	if (rows != ntargets || !ntargets) {
+		print "spread: " rows " rows for " ntargets " targets"; bad = 1
+	}
+	exit bad
+}'
+echo "no targets here" > "$csv.empty.md"
+if awk -f "$(dirname "$0")/spread.awk" "$csv.md" "$csv.empty.md" \
+	>/dev/null 2>&1; then
+	echo "spread control: a report without a targets table was accepted"
+	exit 1
+fi
+echo "kbench smoke: spread of two runs in $(echo "$spread" | wc -l) lines;" \
+	"a report without targets refused"
 echo "kbench smoke: $(($(wc -l < "$csv") - 1)) rows in $csv"
