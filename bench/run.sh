@@ -25,17 +25,23 @@ set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_BENCH:-$root/build-bench}
 wait_max=${KBENCH_WAIT:-45}
+usage="usage: bench/run.sh [--smoke | --consecutive N]"
 smoke='' runs=''
-case "${1:-}" in
---smoke)
+case "$#:${1:-}" in
+0:)
+	;;
+1:--smoke)
 	smoke=1 ;;
---consecutive)
-	runs=${2:-}
+2:--consecutive)
+	runs=$2
 	case "$runs" in
-	'' | *[!0-9]* | 0)
-		echo "run.sh: --consecutive needs a number of runs" >&2
+	'' | *[!0-9]* | 0*)
+		echo "run.sh: --consecutive needs a number of runs, from 1" >&2
 		exit 2 ;;
 	esac ;;
+*)
+	echo "$usage" >&2
+	exit 2 ;;
 esac
 
 # Link-time optimisation inlines libklog's store and read into the
@@ -96,18 +102,23 @@ fi
 echo "kbench: $note" >&2
 
 if [ -n "$runs" ]; then
-	i=1 reports=
+	# Each run after the first starts as soon as the one before ends:
+	# its report says so, with the load it started at.
+	set --
+	i=1
 	while [ "$i" -le "$runs" ]; do
 		echo "kbench: run $i of $runs" >&2
-		# shellcheck disable=SC2086
+		if [ "$i" -gt 1 ]; then
+			note="Machine state: run $i of $runs of bench/run.sh --consecutive, right after run $((i - 1)); load average $(cut -d' ' -f1-3 /proc/loadavg) before it."
+		fi
+		# shellcheck disable=SC2086 # KBENCH_ARGS is a list of options
 		"$kbench" --csv "$build/consecutive-$i.csv" \
 			--md "$build/consecutive-$i.md" --note "$note" \
 			${KBENCH_ARGS:-} >/dev/null
-		reports="$reports $build/consecutive-$i.md"
+		set -- "$@" "$build/consecutive-$i.md"
 		i=$((i + 1))
 	done
-	# shellcheck disable=SC2086
-	awk -f "$root/bench/spread.awk" $reports
+	awk -f "$root/bench/spread.awk" "$@"
 	exit
 fi
 

@@ -4,7 +4,8 @@
 # and produced numbers.
 set -eu
 kbench=$1 csv=$2
-rm -f "$csv"
+spread_awk=$(dirname "$0")/spread.awk
+rm -f "$csv" "$csv".*
 "$kbench" --smoke --csv "$csv" --md "$csv.md" >/dev/null
 awk -F, -v ncpu="$(nproc)" '
 NR == 1 {
@@ -56,8 +57,8 @@ fi
 # a report without a targets table is refused.
 "$kbench" --smoke --only W1-size --backends libklog,spin \
 	--csv "$csv.second" --md "$csv.second.md" >/dev/null
-spread=$(awk -f "$(dirname "$0")/spread.awk" "$csv.md" "$csv.second.md")
-echo "$spread" | awk -v ntargets="$(awk '
+spread=$(awk -f "$spread_awk" "$csv.md" "$csv.second.md")
+printf '%s\n' "$spread" | awk -v ntargets="$(awk '
 	/^\| target \| goal \| measured \| met \|/ { t = 1; next }
 	t && /^\|---/ { next }
 	t && /^\|/ { n++; next }
@@ -89,12 +90,63 @@ END {
 	}
 	exit bad
 }'
+# The same report twice: every target is met in both runs or in neither,
+# as its own met column says, under the goal it states.
+awk -f "$spread_awk" "$csv.md" "$csv.md" > "$csv.twice"
+awk '
+function trim(s) { gsub(/^ +| +$/, "", s); return s }
+FNR == 1 { file++ }
+file == 1 && /^\| target \| goal \| measured \| met \|/ { t = 1; next }
+file == 1 && t && /^\|---/ { next }
+file == 1 && t && !/^\|/ { t = 0; next }
+file == 1 && t {
+	split($0, f, "|")
+	m = trim(f[5])
+	want[trim(f[2])] = trim(f[3]) "|" \
+		(m == "yes" ? "2 of 2" : m == "n/a" ? "n/a" : "0 of 2")
+	n++
+	next
+}
+file == 2 && FNR > 2 {
+	split($0, f, "|")
+	got = trim(f[3]) "|" trim(f[6])
+	if (want[trim(f[2])] != got) {
+		print "spread: " trim(f[2]) ": \"" got "\", want \"" \
+			want[trim(f[2])] "\""
+		bad = 1
+	}
+	rows++
+}
+END {
+	if (rows != n || !n) { print "spread: " rows " rows for " n; bad = 1 }
+	exit bad
+}' "$csv.md" "$csv.twice"
+# Refused: a report without a targets table, an empty one, none at all.
 echo "no targets here" > "$csv.empty.md"
-if awk -f "$(dirname "$0")/spread.awk" "$csv.md" "$csv.empty.md" \
-	>/dev/null 2>&1; then
-	echo "spread control: a report without a targets table was accepted"
+: > "$csv.void.md"
+for report in "$csv.empty.md" "$csv.void.md"; do
+	if awk -f "$spread_awk" "$csv.md" "$report" "$csv.md" \
+		>/dev/null 2>"$csv.err"; then
+		echo "spread control: $report was accepted as a report"
+		exit 1
+	fi
+	if ! grep -qF "$report has no targets table" "$csv.err"; then
+		echo "spread control: $report not named: $(cat "$csv.err")"
+		exit 1
+	fi
+done
+# Only a report's first targets table counts.
+cat "$csv.md" "$csv.md" > "$csv.double.md"
+if [ "$(awk -f "$spread_awk" "$csv.double.md")" != \
+     "$(awk -f "$spread_awk" "$csv.md")" ]; then
+	echo "spread control: a second targets table in one report was read"
 	exit 1
 fi
-echo "kbench smoke: spread of two runs in $(echo "$spread" | wc -l) lines;" \
-	"a report without targets refused"
+if awk -f "$spread_awk" </dev/null >/dev/null 2>&1; then
+	echo "spread control: no report at all was accepted"
+	exit 1
+fi
+echo "kbench smoke: spread of two runs in" \
+	"$(printf '%s\n' "$spread" | wc -l) lines, met counts as reported;" \
+	"a missing, empty or tableless report refused"
 echo "kbench smoke: $(($(wc -l < "$csv") - 1)) rows in $csv"

@@ -7,9 +7,11 @@
 # and in how many of the runs it was met: "three consecutive runs" of
 # docs/performance.md as one table.  A target a run did not measure (its
 # backends were left out, or it is measured elsewhere) shows "-" and is
-# not met in that run; one that no run measured says "n/a".  A report
-# without a targets table is an error (exit status 1): a run that failed
-# must not read as a run that met nothing.
+# not met in that run; one that no run measured says "n/a".  Only a
+# report's first targets table is read.  No argument, or a report
+# without a targets table with at least one row (an empty file too), is
+# an error (exit status 1): a run that failed must not read as a run
+# that met nothing.
 
 function trim(s)
 {
@@ -17,15 +19,25 @@ function trim(s)
 	return s
 }
 
+BEGIN {
+	for (i = 1; i < ARGC; i++)
+		file[++nfiles] = ARGV[i]
+	if (!nfiles) {
+		print "usage: awk -f spread.awk REPORT.md..." > "/dev/stderr"
+		bad = 1
+		exit 1
+	}
+}
+
 FNR == 1 {
-	run++
-	file[run] = FILENAME
+	# An empty file has no first line: find this one's place by name.
+	while (run < nfiles && file[++run] != FILENAME)
+		;
 	intable = 0
 }
 
 /^\| target \| goal \| measured \| met \|/ {
-	intable = 1
-	seen[run] = 1
+	intable = !done[run]
 	next
 }
 
@@ -35,6 +47,7 @@ intable && /^\|---/ {
 
 intable && !/^\|/ {
 	intable = 0
+	done[run] = 1
 	next
 }
 
@@ -43,13 +56,14 @@ intable {
 	what = trim(f[2])
 	value = trim(f[4])
 	met = trim(f[5])
+	seen[run] = 1
 	if (!(what in idx)) {
 		idx[what] = ++ntargets
 		name[ntargets] = what
 		goal[ntargets] = trim(f[3])
 	}
 	k = idx[what]
-	if (met == "n/a" || value == "nan")
+	if (met == "n/a")
 		value = "-"
 	else
 		measured[k]++
@@ -59,29 +73,31 @@ intable {
 }
 
 END {
-	for (r = 1; r <= run; r++) {
+	if (bad)
+		exit 1
+	for (r = 1; r <= nfiles; r++) {
 		if (!seen[r]) {
 			printf "spread.awk: %s has no targets table\n", file[r] \
 				> "/dev/stderr"
 			bad = 1
 		}
 	}
-	if (bad || !run)
+	if (bad)
 		exit 1
 	printf "| target | goal |"
-	for (r = 1; r <= run; r++)
+	for (r = 1; r <= nfiles; r++)
 		printf " run %d |", r
 	print " met |"
 	printf "|---|---|"
-	for (r = 1; r <= run; r++)
+	for (r = 1; r <= nfiles; r++)
 		printf "---:|"
 	print "---|"
 	for (k = 1; k <= ntargets; k++) {
 		printf "| %s | %s |", name[k], goal[k]
-		for (r = 1; r <= run; r++)
+		for (r = 1; r <= nfiles; r++)
 			printf " %s |", ((k, r) in val) ? val[k, r] : "-"
 		if (measured[k])
-			printf " %d of %d |\n", nmet[k], run
+			printf " %d of %d |\n", nmet[k], nfiles
 		else
 			print " n/a |"
 	}
