@@ -17,17 +17,30 @@
 
 #include "klog/ring.h"
 
-/* The header in the ring.  len 0 marks the wrap. */
-struct klog_hdr {
-	u64 ts_nsec;
-	u32 len;
+/*
+ * The header in the ring: three 8-byte words, each written in one store
+ * (fill_hdr() in ring.c).  Storing into a ring larger than the first-level
+ * cache is bound by the number of stores made, more than by instructions.
+ * size.len 0 marks the wrap.
+ */
+struct klog_hdr_size {
+	u32 len;		/* the record's bytes, header and padding in */
 	u16 text_len;
 	u16 dict_len;
+};
+
+struct klog_hdr_from {
 	u32 caller_id;
 	u8 facility;
 	u8 level;
 	u8 flags;
 	u8 pad;
+};
+
+struct klog_hdr {
+	u64 ts_nsec;
+	struct klog_hdr_size size;
+	struct klog_hdr_from from;
 };
 
 /* Bytes of one header: a record's, or a wrap marker's. */
@@ -43,7 +56,7 @@ static inline struct klog_hdr *hdr_at(const struct klog_ring *r, u32 idx)
 /* Offset of the record that @idx designates (follows a wrap marker). */
 static inline u32 resolve(const struct klog_ring *r, u32 idx)
 {
-	return hdr_at(r, idx)->len ? idx : 0;
+	return hdr_at(r, idx)->size.len ? idx : 0;
 }
 
 /* R6: the largest whole record (header included) a ring accepts. */
@@ -76,18 +89,18 @@ static inline u32 ring_fill(const struct klog_ring *r, u32 idx, u64 seq,
 			    struct klog_record *rec)
 {
 	const struct klog_hdr *h = hdr_at(r, idx);
-	u32 len = h->len;
+	u32 len = h->size.len;
 
 	rec->seq = seq;
 	rec->ts_nsec = h->ts_nsec;
-	rec->caller_id = h->caller_id;
-	rec->facility = h->facility;
-	rec->level = h->level;
-	rec->flags = h->flags;
+	rec->caller_id = h->from.caller_id;
+	rec->facility = h->from.facility;
+	rec->level = h->from.level;
+	rec->flags = h->from.flags;
 	rec->text = (const char *)(h + 1);
-	rec->text_len = h->text_len;
-	rec->dict = rec->text + h->text_len;
-	rec->dict_len = h->dict_len;
+	rec->text_len = h->size.text_len;
+	rec->dict = rec->text + h->size.text_len;
+	rec->dict_len = h->size.dict_len;
 	return len;
 }
 

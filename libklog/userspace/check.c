@@ -31,12 +31,12 @@ static bool record_ok(const struct klog_ring *r, u32 idx)
 {
 	const struct klog_hdr *h = hdr_at(r, idx);
 
-	return h->len && !(h->len & (KLOG_ALIGN - 1)) &&
-	       h->len <= max_record(r) &&
-	       h->len >= KLOG_HDR_SIZE + h->text_len + h->dict_len &&
-	       h->text_len <= KLOG_RECORD_MAX &&
-	       h->dict_len <= KLOG_DICT_MAX && h->level <= 7 &&
-	       idx + h->len + KLOG_HDR_SIZE <= r->size;
+	return h->size.len && !(h->size.len & (KLOG_ALIGN - 1)) &&
+	       h->size.len <= max_record(r) &&
+	       h->size.len >= KLOG_HDR_SIZE + h->size.text_len + h->size.dict_len &&
+	       h->size.text_len <= KLOG_RECORD_MAX &&
+	       h->size.dict_len <= KLOG_DICT_MAX && h->from.level <= 7 &&
+	       idx + h->size.len + KLOG_HDR_SIZE <= r->size;
 }
 
 /**
@@ -85,12 +85,12 @@ int klog_ring_check(const struct klog_ring *ring)
 	if (!record_ok(ring, first))
 		return -KLOG_RING_R6;
 	last = ring->last_idx;
-	if (!hdr_fits(ring, last) || !hdr_at(ring, last)->len)
+	if (!hdr_fits(ring, last) || !hdr_at(ring, last)->size.len)
 		return -KLOG_RING_R7;
 	if (!record_ok(ring, last))
 		return -KLOG_RING_R6;
 	h = hdr_at(ring, last);
-	if (last + h->len != ring->next_idx)
+	if (last + h->size.len != ring->next_idx)
 		return -KLOG_RING_R7;
 	return 0;
 }
