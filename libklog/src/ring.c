@@ -42,7 +42,7 @@
  * - R6 record: a record's len is a multiple of KLOG_ALIGN, holds its
  *   header, text (at most KLOG_RECORD_MAX) and dictionary (at most
  *   KLOG_DICT_MAX), is at most max_record() and ends a header's room or
- *   more before @size; its level is 0-7.
+ *   more before @size; its level is 0-7 and its header's pad byte 0.
  * - R7 last: in a ring that is not empty, last_idx is the newest record,
  *   never a marker, and that record ends at next_idx.
  * - R8 cursor: a cursor is valid iff seq <= next_seq and, when seq >=
@@ -95,11 +95,6 @@ int klog_ring_init(struct klog_ring *ring, void *buf, u32 size)
  */
 static_assert(KLOG_RING_MIN / 2 >= KLOG_RECORD_MAX + 2 * KLOG_HDR_SIZE,
 	      "KLOG_RING_MIN is too small for KLOG_RECORD_MAX");
-
-/* fill_hdr(): each of a header's words is one store. */
-static_assert(sizeof(struct klog_hdr_size) == 8 &&
-	      sizeof(struct klog_hdr_from) == 8 && KLOG_HDR_SIZE == 24,
-	      "a header is three 8-byte words");
 
 /**
  * klog_ring_max_text() - the most text bytes one record can hold.
@@ -197,9 +192,9 @@ static inline long reserve(struct klog_ring *ring, u32 need, u64 *dropped)
 /*
  * Write the header of a record of @need bytes with @text_len bytes of
  * text and @dict_len of dictionary, @flags, and @e's time, caller,
- * facility and level: three stores, one per word.  Each word is built
- * whole and copied, which compilers do in a register; assigning its
- * fields one by one in the ring costs a store each.
+ * facility and level, a word at a time: each word is built whole in a
+ * local and copied, which GCC does in a register.  Assigned field by
+ * field, or as a structure, the header costs up to nine stores.
  */
 static inline void fill_hdr(struct klog_hdr *h, const struct klog_entry *e,
 			    u32 need, u32 text_len, u32 dict_len, u8 flags)
@@ -214,6 +209,7 @@ static inline void fill_hdr(struct klog_hdr *h, const struct klog_entry *e,
 		.facility = e->facility,
 		.level = e->level & 7,		/* R6 */
 		.flags = flags,
+		.pad = 0,			/* R6 */
 	};
 
 	h->ts_nsec = e->ts_nsec;
@@ -319,7 +315,14 @@ u64 klog_ring_store(struct klog_ring *ring, const struct klog_entry *e)
 	long at;
 	u32 need;
 
-	if (e->pre_len || e->dict || e->text_len > KLOG_RECORD_MAX)
+	/*
+	 * The lengths alone decide (a dictionary of length 0 is none), and
+	 * they are 4-byte loads.  A caller's compiler may build the entry
+	 * with wide stores that straddle its 8-byte fields; a load of the
+	 * dict pointer then cannot be forwarded from them and waits until
+	 * the stores before it have reached the cache.
+	 */
+	if (e->pre_len || e->dict_len || e->text_len > KLOG_RECORD_MAX)
 		return store_cut(ring, e);
 
 	/* Most records are text alone and whole: one header, one copy. */

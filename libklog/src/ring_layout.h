@@ -18,13 +18,13 @@
 #include "klog/ring.h"
 
 /*
- * The header in the ring: three 8-byte words, each written in one store
- * (fill_hdr() in ring.c).  Storing into a ring larger than the first-level
- * cache is bound by the number of stores made, more than by instructions.
- * size.len 0 marks the wrap.
+ * The header in the ring: three 8-byte words with no padding between
+ * fields, so that fill_hdr() (ring.c) can write each word whole: on a
+ * 64-bit machine at most three stores, which the compiler may pair into
+ * fewer.  size.len 0 marks the wrap.
  */
 struct klog_hdr_size {
-	u32 len;		/* the record's bytes, header and padding in */
+	u32 len;		/* the whole record, padded: its bytes */
 	u16 text_len;
 	u16 dict_len;
 };
@@ -34,7 +34,7 @@ struct klog_hdr_from {
 	u8 facility;
 	u8 level;
 	u8 flags;
-	u8 pad;
+	u8 pad;			/* always 0 */
 };
 
 struct klog_hdr {
@@ -42,6 +42,13 @@ struct klog_hdr {
 	struct klog_hdr_size size;
 	struct klog_hdr_from from;
 };
+
+static_assert(sizeof(struct klog_hdr_size) == 8 &&
+	      sizeof(struct klog_hdr_from) == 8 &&
+	      sizeof(struct klog_hdr) == 24 &&
+	      offsetof(struct klog_hdr, size) == 8 &&
+	      offsetof(struct klog_hdr, from) == 16,
+	      "a header is three 8-byte words");
 
 /* Bytes of one header: a record's, or a wrap marker's. */
 #define KLOG_HDR_SIZE ((u32)sizeof(struct klog_hdr))

@@ -29,14 +29,15 @@ static bool hdr_fits(const struct klog_ring *r, u32 idx)
 /* R6: the header at @idx (which hdr_fits()) is a sound record. */
 static bool record_ok(const struct klog_ring *r, u32 idx)
 {
-	const struct klog_hdr *h = hdr_at(r, idx);
+	const struct klog_hdr_size *sz = &hdr_at(r, idx)->size;
+	const struct klog_hdr_from *from = &hdr_at(r, idx)->from;
 
-	return h->size.len && !(h->size.len & (KLOG_ALIGN - 1)) &&
-	       h->size.len <= max_record(r) &&
-	       h->size.len >= KLOG_HDR_SIZE + h->size.text_len + h->size.dict_len &&
-	       h->size.text_len <= KLOG_RECORD_MAX &&
-	       h->size.dict_len <= KLOG_DICT_MAX && h->from.level <= 7 &&
-	       idx + h->size.len + KLOG_HDR_SIZE <= r->size;
+	return sz->len && !(sz->len & (KLOG_ALIGN - 1)) &&
+	       sz->len <= max_record(r) &&
+	       sz->len >= KLOG_HDR_SIZE + sz->text_len + sz->dict_len &&
+	       sz->text_len <= KLOG_RECORD_MAX &&
+	       sz->dict_len <= KLOG_DICT_MAX && from->level <= 7 &&
+	       !from->pad && idx + sz->len + KLOG_HDR_SIZE <= r->size;
 }
 
 /**

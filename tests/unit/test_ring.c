@@ -261,6 +261,71 @@ static void ring_store_keeps_every_field(void **state)
 	tring_free(&t);
 }
 
+/*
+ * The lengths decide what is stored: a dictionary pointer with length 0,
+ * or a length with no pointer, stores no dictionary and is not a
+ * truncation, whether the record takes the common path or the one for a
+ * prefix.
+ */
+static void ring_dict_of_length_zero_is_none(void **state)
+{
+	static const char dict[] = "K=v";
+	struct klog_entry e = { .text = "abc", .text_len = 3 };
+	struct klog_record rec;
+	struct klog_cursor c;
+	struct tring t;
+	u64 lost;
+	int i;
+
+	(void)state;
+	tring_init(&t, 4096);
+	e.dict = dict;				/* common path */
+	ring_store(&t.r, &e);
+	e.pre = "[p] ";				/* the prefix's path */
+	e.pre_len = 4;
+	ring_store(&t.r, &e);
+	e.dict = NULL;
+	e.dict_len = sizeof(dict) - 1;
+	ring_store(&t.r, &e);
+	e.pre = NULL;
+	e.pre_len = 0;
+	ring_store(&t.r, &e);
+
+	ring_cursor_first(&t.r, &c);
+	for (i = 0; i < 4; i++) {
+		bool pre = i == 1 || i == 2;
+
+		assert_true(ring_read(&t.r, &c, &rec, &lost));
+		assert_int_equal(rec.dict_len, 0);
+		assert_int_equal(rec.flags & KLOG_F_TRUNC, 0);
+		assert_int_equal(rec.text_len, pre ? 7 : 3);
+		assert_memory_equal(rec.text, pre ? "[p] abc" : "abc",
+				    rec.text_len);
+	}
+	assert_false(ring_read(&t.r, &c, &rec, &lost));
+	tring_free(&t);
+}
+
+/* R6: a header's last byte is padding, 0; the check sees any other. */
+static void ring_check_sees_header_pad_set(void **state)
+{
+	struct klog_entry e = { .text = "abc", .text_len = 3 };
+	struct klog_record rec;
+	struct tring t;
+
+	(void)state;
+	tring_init(&t, 4096);
+	ring_store(&t.r, &e);
+	ring_store(&t.r, &e);
+	assert_true(ring_last(&t.r, &rec));
+	assert_int_equal(rec.text[-1], 0);
+	t.buf[rec.text - t.buf - 1] = 1;
+	assert_int_equal(klog_ring_check(&t.r), -KLOG_RING_R6);
+	t.buf[rec.text - t.buf - 1] = 0;
+	assert_ring_ok(&t.r);
+	tring_free(&t);
+}
+
 /* ---- layout: the tail and the wrap ------------------------------------ */
 
 /*
@@ -1492,6 +1557,8 @@ int main(void)
 		T(ring_init_rejects_bad_arguments),
 		T(ring_empty_has_nothing),
 		T(ring_store_keeps_every_field),
+		T(ring_dict_of_length_zero_is_none),
+		T(ring_check_sees_header_pad_set),
 		T(ring_record_exactly_fills_tail),
 		T(ring_one_byte_more_wraps),
 		T(ring_wrap_marker_after_exact_fill),
