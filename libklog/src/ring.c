@@ -303,8 +303,9 @@ static kl_noinline u64 store_cut(struct klog_ring *ring,
  * @e:    the record; text is @e->pre then @e->text.
  *
  * Text beyond klog_ring_max_text() and dictionary beyond what is left
- * (cut at a pair boundary) are dropped and KLOG_F_TRUNC is set.  Never
- * allocates and never fails.
+ * (cut at a pair boundary) are dropped and KLOG_F_TRUNC is set.  A
+ * @e->dict_len of 0 stores no dictionary.  Never allocates and never
+ * fails.
  *
  * Context: owner's lock held.
  * Return: the number of old records dropped to make room.
@@ -316,12 +317,10 @@ u64 klog_ring_store(struct klog_ring *ring, const struct klog_entry *e)
 	u32 need;
 
 	/*
-	 * The lengths alone decide (a dictionary of length 0 is none), and
-	 * they are 4-byte loads.  A caller's compiler may zero the entry
-	 * with 16-byte stores that do not line up with its 8-byte fields,
-	 * and the CPU may then not forward the store to a load of such a
-	 * field: with GCC 12 on an Intel Xeon, loading the dict pointer from
-	 * the middle of one cost a third of the store's time.
+	 * Choose the path by the lengths: a dictionary of length 0 is none,
+	 * so @e->dict is read only when there is one.  A caller that has
+	 * just built @e with wide stores may not have them forwarded to a
+	 * load of a pointer field in their middle.
 	 */
 	if (e->pre_len || e->dict_len || e->text_len > KLOG_RECORD_MAX)
 		return store_cut(ring, e);

@@ -24,7 +24,7 @@
  * fewer.  size.len 0 marks the wrap.
  */
 struct klog_hdr_size {
-	u32 len;		/* the whole record, padded: its bytes */
+	u32 len;		/* bytes: header, text, dict, padding */
 	u16 text_len;
 	u16 dict_len;
 };

@@ -264,8 +264,9 @@ static void ring_store_keeps_every_field(void **state)
 /*
  * The lengths decide what is stored: a dictionary pointer with length 0,
  * or a length with no pointer, stores no dictionary and is not a
- * truncation, whether the record takes the common path or the one for a
- * prefix.
+ * truncation, with a prefix and without (a length with no pointer always
+ * takes the path that cuts; a pointer with length 0 without a prefix, the
+ * common one).
  */
 static void ring_dict_of_length_zero_is_none(void **state)
 {

@@ -60,7 +60,7 @@ struct klog_cursor {
  * @flags:     KLOG_F_*.
  * @text:      the text, not NUL-terminated.
  * @text_len:  its length.
- * @dict:      the dictionary, or NULL.
+ * @dict:      the dictionary, @dict_len bytes (none if 0).
  * @dict_len:  its length.
  *
  * From klog_ring_peek(), klog_ring_read() and klog_ring_last(), @text
@@ -93,8 +93,9 @@ struct klog_record {
  * @pre_len:   its length.
  * @text:      the text.
  * @text_len:  its length.
- * @dict:      the dictionary, or NULL.
- * @dict_len:  its length.
+ * @dict:      the dictionary; read only if @dict_len is not 0, and not
+ *             NULL then (a NULL one is stored as none).
+ * @dict_len:  its length; 0 means no dictionary.
  *
  * The stored text is @pre followed by @text (the pair lets a propagated
  * copy be stored with its "[tag] " prefix without an intermediate buffer).
