@@ -5,6 +5,11 @@
  * struct log records, log_store() and log_make_free_space() as in Linux
  * 3.10-3.18, a 3.x cont buffer, everything under one spinlock
  * (logbuf_lock).
+ *
+ * spin          that logbuf, 16-byte headers.
+ * spin-caller   the same logbuf storing what a libklog record holds: the
+ *               caller id too, in the 20-byte header Linux 5.1-5.9 gave
+ *               struct printk_log with CONFIG_PRINTK_CALLER (W1 only).
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -13,7 +18,18 @@
 
 #include "bench.h"
 
-/* Linux 3.x struct log (later struct printk_log). */
+/*
+ * Linux 3.x struct log (later struct printk_log).  Where unaligned access
+ * is cheap (CONFIG_HAVE_EFFICIENT_UNALIGNED_ACCESS: x86, arm64), 3.x
+ * aligned records to 4 bytes, not to the header's 8; the header is packed
+ * to 4 here so that C allows it there (3.x relied on the CPU).
+ */
+#if defined(__x86_64__) || defined(__i386__) || defined(__aarch64__)
+#define LOG3_PACKED __attribute__((packed, aligned(4)))
+#else
+#define LOG3_PACKED
+#endif
+
 struct log3 {
 	uint64_t ts_nsec;
 	uint16_t len;
@@ -22,8 +38,26 @@ struct log3 {
 	uint8_t facility;
 	uint8_t flags:5;
 	uint8_t level:3;
-};
+} LOG3_PACKED;
 #define LOG_ALIGN __alignof__(struct log3)
+_Static_assert(sizeof(struct log3) == 16, "3.x struct log is 16 bytes");
+
+/*
+ * struct printk_log of 5.1-5.9 with CONFIG_PRINTK_CALLER: 20 bytes where
+ * it is packed, as there.
+ */
+struct log5 {
+	struct log3 h;
+	uint32_t caller_id;
+} LOG3_PACKED;
+
+/*
+ * The functions below that need the header's size take it as @hdr, a
+ * constant at every call: log_store_as() and lb_read_as() are always
+ * inlined into a wrapper for each header, so that spin's code is what it
+ * would be written for struct log3 alone.
+ */
+#define LOG3_ALWAYS_INLINE inline __attribute__((always_inline))
 #define LOG3_NEWLINE 2
 #define LOG3_CONT 8
 
@@ -59,7 +93,8 @@ static inline uint32_t log_next(struct logbuf *b, uint32_t idx)
 	return idx + msg->len;
 }
 
-static bool logbuf_has_space(struct logbuf *b, uint32_t msg_size, bool empty)
+static bool logbuf_has_space(struct logbuf *b, uint32_t msg_size, bool empty,
+			     uint32_t hdr)
 {
 	uint32_t free;
 
@@ -71,18 +106,20 @@ static bool logbuf_has_space(struct logbuf *b, uint32_t msg_size, bool empty)
 		free = b->log_first_idx - b->log_next_idx;
 	}
 	/* Room for an empty header that marks the wrap, too. */
-	return free >= msg_size + sizeof(struct log3);
+	return free >= msg_size + hdr;
 }
 
-static int log_make_free_space(struct logbuf *b, uint32_t msg_size)
+static int log_make_free_space(struct logbuf *b, uint32_t msg_size,
+			       uint32_t hdr)
 {
 	while (b->log_first_seq < b->log_next_seq &&
-	       !logbuf_has_space(b, msg_size, false)) {
+	       !logbuf_has_space(b, msg_size, false, hdr)) {
 		/* Drop old messages until there is enough contiguous space. */
 		b->log_first_idx = log_next(b, b->log_first_idx);
 		b->log_first_seq++;
 	}
-	if (logbuf_has_space(b, msg_size, b->log_first_seq == b->log_next_seq))
+	if (logbuf_has_space(b, msg_size, b->log_first_seq == b->log_next_seq,
+			     hdr))
 		return 0;
 	return -1;
 }
@@ -100,34 +137,54 @@ static int log_make_free_space(struct logbuf *b, uint32_t msg_size)
 #define LOG_STORE_INLINE
 #endif
 
-static LOG_STORE_INLINE
-void log_store(struct logbuf *b, uint64_t ts_nsec, uint8_t flags,
-	       const char *text, uint16_t text_len)
+/* log_store() with a header of @hdr bytes; a struct log5 has @caller_id. */
+static LOG3_ALWAYS_INLINE
+void log_store_as(struct logbuf *b, uint64_t ts_nsec, uint8_t flags,
+		  const char *text, uint16_t text_len, uint32_t caller_id,
+		  uint32_t hdr)
 {
-	uint32_t size = sizeof(struct log3) + text_len;
+	uint32_t size = hdr + text_len;
 	uint32_t pad_len = (-size) & (LOG_ALIGN - 1);
 	struct log3 *msg;
 
 	size += pad_len;
-	if (log_make_free_space(b, size))
+	if (log_make_free_space(b, size, hdr))
 		return;
-	if (b->log_next_idx + size + sizeof(struct log3) > b->log_buf_len) {
+	if (b->log_next_idx + size + hdr > b->log_buf_len) {
 		/* This message and an empty header do not fit: wrap. */
-		memset(b->log_buf + b->log_next_idx, 0, sizeof(struct log3));
+		memset(b->log_buf + b->log_next_idx, 0, hdr);
 		b->log_next_idx = 0;
 	}
 	msg = (struct log3 *)(b->log_buf + b->log_next_idx);
-	memcpy(msg + 1, text, text_len);
+	memcpy((char *)msg + hdr, text, text_len);
 	msg->text_len = text_len;
 	msg->flags = flags & 0x1f;
 	msg->level = 6;
 	msg->facility = 0;
 	msg->dict_len = 0;
+	if (hdr == sizeof(struct log5))
+		((struct log5 *)msg)->caller_id = caller_id;
 	msg->ts_nsec = ts_nsec;
-	memset((char *)(msg + 1) + text_len, 0, pad_len);
+	memset((char *)msg + hdr + text_len, 0, pad_len);
 	msg->len = size;
 	b->log_next_idx += msg->len;
 	b->log_next_seq++;
+}
+
+static LOG_STORE_INLINE
+void log_store(struct logbuf *b, uint64_t ts_nsec, uint8_t flags,
+	       const char *text, uint16_t text_len)
+{
+	log_store_as(b, ts_nsec, flags, text, text_len, 0,
+		     sizeof(struct log3));
+}
+
+static LOG_STORE_INLINE
+void log_store5(struct logbuf *b, uint64_t ts_nsec, uint8_t flags,
+		const char *text, uint16_t text_len, uint32_t caller_id)
+{
+	log_store_as(b, ts_nsec, flags, text, text_len, caller_id,
+		     sizeof(struct log5));
 }
 
 static void *lb_create(uint32_t size)
@@ -169,6 +226,16 @@ static int lb_write(void *ring, const struct bk_msg *m)
 	pthread_spin_lock(&b->lock);
 	/* 3.x log_store() read local_clock() under logbuf_lock. */
 	log_store(b, bk_ts(m), LOG3_NEWLINE, m->text, m->len);
+	pthread_spin_unlock(&b->lock);
+	return 0;
+}
+
+static int lb5_write(void *ring, const struct bk_msg *m)
+{
+	struct logbuf *b = ring;
+
+	pthread_spin_lock(&b->lock);
+	log_store5(b, bk_ts(m), LOG3_NEWLINE, m->text, m->len, m->caller);
 	pthread_spin_unlock(&b->lock);
 	return 0;
 }
@@ -220,7 +287,9 @@ static void lb_cursor_first(void *ring, struct bk_cursor *c)
 	pthread_spin_unlock(&b->lock);
 }
 
-static int lb_read(void *ring, struct bk_cursor *c, struct bk_rec *out)
+static LOG3_ALWAYS_INLINE
+int lb_read_as(void *ring, struct bk_cursor *c, struct bk_rec *out,
+	       uint32_t hdr)
 {
 	struct logbuf *b = ring;
 	struct log3 *msg;
@@ -236,7 +305,7 @@ static int lb_read(void *ring, struct bk_cursor *c, struct bk_rec *out)
 		return 0;
 	}
 	msg = log_from_idx(b, c->idx);
-	memcpy(c->scratch, msg + 1, msg->text_len);
+	memcpy(c->scratch, (char *)msg + hdr, msg->text_len);
 	out->len = msg->text_len;
 	out->ts = msg->ts_nsec;
 	c->idx = log_next(b, c->idx);
@@ -244,6 +313,16 @@ static int lb_read(void *ring, struct bk_cursor *c, struct bk_rec *out)
 	pthread_spin_unlock(&b->lock);
 	out->text = c->scratch;
 	return 1;
+}
+
+static int lb_read(void *ring, struct bk_cursor *c, struct bk_rec *out)
+{
+	return lb_read_as(ring, c, out, sizeof(struct log3));
+}
+
+static int lb5_read(void *ring, struct bk_cursor *c, struct bk_rec *out)
+{
+	return lb_read_as(ring, c, out, sizeof(struct log5));
 }
 
 const struct bk_ops bk_logbuf3 = {
@@ -257,4 +336,16 @@ const struct bk_ops bk_logbuf3 = {
 	.write_part = lb_write_part,
 	.cursor_first = lb_cursor_first,
 	.read = lb_read,
+};
+
+const struct bk_ops bk_logbuf5 = {
+	.name = "spin-caller",
+	.what = "spin storing the caller id too: 5.1-5.9's 20-byte "
+		"struct printk_log",
+	.create = lb_create,
+	.destroy = lb_destroy,
+	.mem = lb_mem,
+	.write = lb5_write,
+	.cursor_first = lb_cursor_first,
+	.read = lb5_read,
 };

@@ -67,7 +67,7 @@ struct bk_ops {
 	/* One ring of @size bytes of text storage (a power of two). */
 	void *(*create)(uint32_t size);
 	void (*destroy)(void *ring);
-	/* Bytes of memory one ring of that size takes, all metadata included. */
+	/* Bytes of memory one ring of that size takes, metadata included. */
 	size_t (*mem)(void *ring);
 	/* 0 stored; -1 the store failed (the record is lost). */
 	int (*write)(void *ring, const struct bk_msg *m);
@@ -85,7 +85,8 @@ struct bk_ops {
 };
 
 extern const struct bk_ops bk_libklog, bk_libklog_nolock, bk_libklog_ns,
-	bk_libklog_printk, bk_prb, bk_logbuf3, bk_mutex, bk_floor, bk_null;
+	bk_libklog_printk, bk_prb, bk_logbuf3, bk_logbuf5, bk_mutex, bk_floor,
+	bk_null;
 
 static inline uint64_t bk_now(void)
 {

@@ -767,10 +767,13 @@ bool verify_writers(const struct bk_ops *be, uint32_t size, unsigned nw,
 	}
 	*held = *lost = *fails = 0;
 	for (unsigned w = 0; w < nw; w++) {
-		v[w] = (struct vrf_writer){ .be = cfg.plant_loss ? &planted : be,
-					    .ring = ring,
-					    .stop = &stop, .cpu = cfg.cpus[w],
-					    .index = w };
+		v[w] = (struct vrf_writer){
+			.be = cfg.plant_loss ? &planted : be,
+			.ring = ring,
+			.stop = &stop,
+			.cpu = cfg.cpus[w],
+			.index = w,
+		};
 		v[w].failed = calloc(VRF_MAX / 8, 1);
 		if (!v[w].failed ||
 		    pthread_create(&v[w].tid, NULL, vrf_main, &v[w]))

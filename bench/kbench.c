@@ -30,7 +30,7 @@
 
 const struct bk_ops *const all_backends[] = {
 	&bk_libklog, &bk_libklog_ns, &bk_prb, &bk_logbuf3, &bk_mutex, &bk_floor,
-	&bk_libklog_nolock, &bk_libklog_printk, &bk_null,
+	&bk_libklog_nolock, &bk_libklog_printk, &bk_logbuf5, &bk_null,
 };
 
 struct settings cfg = {

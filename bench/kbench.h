@@ -24,7 +24,7 @@
  * Every backend, in the order runs are made.  The first NBACKENDS run in
  * every scenario; the others in those that name them.
  */
-#define NALL 9
+#define NALL 10
 #define NBACKENDS 6
 extern const struct bk_ops *const all_backends[NALL];
 

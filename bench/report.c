@@ -26,7 +26,7 @@
 
 static const struct bk_ops *const out_backends[] = {
 	&bk_libklog, &bk_libklog_nolock, &bk_libklog_ns, &bk_libklog_printk,
-	&bk_prb, &bk_logbuf3, &bk_mutex, &bk_floor, &bk_null,
+	&bk_prb, &bk_logbuf3, &bk_logbuf5, &bk_mutex, &bk_floor, &bk_null,
 };
 #define NOUT (sizeof(out_backends) / sizeof(out_backends[0]))
 

@@ -104,7 +104,7 @@ static void scen_w1(void)
 	static const enum role roles[] = { R_WRITE };
 	static const struct bk_ops *const bes[] = {
 		&bk_libklog, &bk_libklog_nolock, &bk_libklog_ns, &bk_prb,
-		&bk_logbuf3, &bk_mutex, &bk_floor, &bk_null,
+		&bk_logbuf3, &bk_logbuf5, &bk_mutex, &bk_floor, &bk_null,
 	};
 #define NW1 (sizeof(bes) / sizeof(bes[0]))
 
@@ -150,10 +150,13 @@ static void scen_w1(void)
 	}
 }
 
-/* The six backends of every scenario, with their rings of @size. */
+/*
+ * The six backends of every scenario, with their rings of @size (R-scan
+ * adds one more).
+ */
 struct set {
-	const struct bk_ops *be[NBACKENDS];
-	void **rings[NBACKENDS];
+	const struct bk_ops *be[NBACKENDS + 1];
+	void **rings[NBACKENDS + 1];
 	unsigned n, nrings;
 	const uint16_t *ring_of;
 };
@@ -289,7 +292,7 @@ static void scen_rscan(void)
 {
 	static const enum role roles[] = { R_SCAN, R_SCAN };
 	const uint32_t size = 1 * MiB;
-	struct point *ps[2 * NBACKENDS];
+	struct point *ps[2 * (NBACKENDS + 1)];
 	unsigned np = 0;
 	struct set st;
 
@@ -297,8 +300,10 @@ static void scen_rscan(void)
 	/* Prefilled below, not warmed. */
 	memset(&st, 0, sizeof(st));
 	st.nrings = 1;
-	for (unsigned b = 0; b < NBACKENDS; b++) {
-		const struct bk_ops *be = all_backends[b];
+	/* Every scenario's backends, and spin-caller: libklog's record. */
+	for (unsigned b = 0; b < NBACKENDS + 1; b++) {
+		const struct bk_ops *be = b < NBACKENDS ? all_backends[b]
+							: &bk_logbuf5;
 		struct bk_msg m = { .caller = 999, .part = BK_WHOLE };
 		void **rings;
 

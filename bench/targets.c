@@ -61,6 +61,12 @@ const struct target targets[] = {
 			  NS("W1-size", "64/128K", "spin") },
 			{ "mixed sizes", NS("W1-size", "mixed/128K", "libklog"),
 			  NS("W1-size", "mixed/128K", "spin") },
+			{ "like for like (spin-caller) there",
+			  NS("W1-size", "*", "libklog"),
+			  NS("W1-size", "*", "spin-caller") },
+			{ "like for like at 64/128K",
+			  NS("W1-size", "64/128K", "libklog"),
+			  NS("W1-size", "64/128K", "spin-caller") },
 		},
 	},
 	{
@@ -71,6 +77,9 @@ const struct target targets[] = {
 		.detail = {
 			{ "2 readers", NS("R-scan", "2r", "libklog"),
 			  NS("R-scan", "2r", "spin") },
+			{ "like for like (spin-caller)",
+			  NS("R-scan", "1r", "libklog"),
+			  NS("R-scan", "1r", "spin-caller") },
 		},
 	},
 	{
