@@ -387,10 +387,12 @@ static void plot(const char *dir, const char *file, const char *scen,
 		 const struct prow *rows, unsigned nrows)
 {
 	/* One colour per backend in every plot. */
-	static const char *const colour[NOUT] = {
+	static const char *const colour[] = {
 		"#9400d3", "#c080ff", "#009e73", "#56b4e9", "#e69f00",
-		"#f0e442", "#0072b2", "#e51e10", "#404040",
+		"#f0e442", "#a89c00", "#0072b2", "#e51e10", "#404040",
 	};
+	_Static_assert(sizeof(colour) / sizeof(colour[0]) == NOUT,
+		       "one colour per backend of out_backends[]");
 	const struct bk_ops *bes[NOUT];
 	char png[4096], colours[NOUT * 10 + 1] = "";
 	unsigned nb = 0;
