@@ -220,16 +220,23 @@ static inline void fill_hdr(struct klog_hdr *h, const struct klog_entry *e,
 /* Account for the record of @need bytes just written at @at. */
 static inline void commit(struct klog_ring *ring, u32 at, u32 need)
 {
+	u32 next = at + need, mask = ring->size - 1;	/* R1 */
+
 	ring->last_idx = at;			/* R7 */
-	ring->next_idx = at + need;		/* R4, R7 */
+	ring->next_idx = next;			/* R4, R7 */
 	ring->next_seq++;			/* R2 */
 	/*
 	 * Warm what the next store touches: the oldest record's header,
-	 * which it reads to drop that record, and the place it writes.  With
-	 * many namespaces, other namespaces' stores evict both in between.
+	 * which it reads to drop that record, and the first three cache
+	 * lines of the place it writes, which in a full ring also hold the
+	 * next records it drops when they are short.  The offsets wrap at
+	 * the end of the buffer, so no address beyond it is formed.  With
+	 * many namespaces, other namespaces' stores evict these in between.
 	 */
 	kl_prefetchw(ring->buf + ring->first_idx);
-	kl_prefetchw(ring->buf + ring->next_idx);
+	kl_prefetchw(ring->buf + next);
+	kl_prefetchw(ring->buf + ((next + KL_CACHE_BYTES) & mask));
+	kl_prefetchw(ring->buf + ((next + 2 * KL_CACHE_BYTES) & mask));
 }
 
 /*
@@ -322,8 +329,29 @@ u64 klog_ring_store(struct klog_ring *ring, const struct klog_entry *e)
 	 * just built @e with wide stores may not have them forwarded to a
 	 * load of a pointer field in their middle.
 	 */
-	if (e->pre_len || e->dict_len || e->text_len > KLOG_RECORD_MAX)
-		return store_cut(ring, e);
+	if (e->pre_len || e->dict_len || e->text_len > KLOG_RECORD_MAX) {
+		/*
+		 * A copy for store_cut(), made from the fields: inlined
+		 * into its caller (link-time optimisation), this function
+		 * would otherwise have the caller write all of @e to memory
+		 * before the test above, for the common record too.
+		 */
+		struct klog_entry c = {
+			.ts_nsec = e->ts_nsec,
+			.caller_id = e->caller_id,
+			.facility = e->facility,
+			.level = e->level,
+			.flags = e->flags,
+			.pre = e->pre,
+			.pre_len = e->pre_len,
+			.text = e->text,
+			.text_len = e->text_len,
+			.dict = e->dict,
+			.dict_len = e->dict_len,
+		};
+
+		return store_cut(ring, &c);
+	}
 
 	/* Most records are text alone and whole: one header, one copy. */
 	need = record_size(e->text_len);

@@ -17,6 +17,7 @@
 #define KLOG_PLATFORM_KERNEL_H
 
 #include <linux/bug.h>
+#include <linux/cache.h>
 #include <linux/errno.h>
 #include <linux/irq_work.h>
 #include <linux/jiffies.h>
@@ -185,6 +186,9 @@ static inline wait_queue_head_t *kl_waitq_head(kl_waitq_t *wq)
 
 /* kl_prefetchw() - hint that @p will be written soon; never faults. */
 #define kl_prefetchw(p) prefetchw(p)
+
+/* KL_CACHE_BYTES - bytes in a cache line. */
+#define KL_CACHE_BYTES L1_CACHE_BYTES
 
 /* kl_noinline - never inline this function. */
 #define kl_noinline noinline

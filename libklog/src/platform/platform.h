@@ -73,6 +73,7 @@
  *                            thread may write at any time (a setting the
  *                            glue stores with WRITE_ONCE(); READ_ONCE())
  * kl_prefetchw(p)            hint: @p will be written soon (never faults)
+ * KL_CACHE_BYTES             bytes in a cache line (L1_CACHE_BYTES)
  * kl_noinline                a function never inlined: a rare path kept
  *                            out of its caller's registers and cache lines
  * kl_hide_var(v)             make the compiler forget what it knows of

@@ -170,6 +170,9 @@ int klog_plat_waitq_wait(kl_waitq_t *wq, bool (*cond)(void *), void *arg);
 /* kl_prefetchw() - hint that @p will be written soon; never faults. */
 #define kl_prefetchw(p) __builtin_prefetch((p), 1, 3)
 
+/* KL_CACHE_BYTES - bytes in a cache line (x86-64 and arm64: 64). */
+#define KL_CACHE_BYTES 64u
+
 /* kl_noinline - never inline this function. */
 #define kl_noinline __attribute__((__noinline__))
 
