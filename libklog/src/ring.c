@@ -166,10 +166,11 @@ static u32 dict_fit(const char *dict, u32 len, u32 max)
  * max_record()), dropping the oldest records as needed, and write the
  * wrap marker if it goes to offset 0.  Return where it goes, or -1 if even
  * an empty ring has no room (a bug: R6 bounds @need); *@dropped counts
- * the records dropped.  Inline: GCC does not inline it into its two
- * callers otherwise, and the common store then makes one call more.
+ * the records dropped.  Always inline: GCC does not inline it into its
+ * two callers otherwise, and the common store then makes one call more.
  */
-static inline long reserve(struct klog_ring *ring, u32 need, u64 *dropped)
+static inline kl_always_inline long reserve(struct klog_ring *ring,
+					    u32 need, u64 *dropped)
 {
 	long at;
 
@@ -217,8 +218,12 @@ static inline void fill_hdr(struct klog_hdr *h, const struct klog_entry *e,
 	kl_memcpy(&h->from, &from, sizeof(from));
 }
 
-/* Account for the record of @need bytes just written at @at. */
-static inline void commit(struct klog_ring *ring, u32 at, u32 need)
+/*
+ * Account for the record of @need bytes just written at @at.  Always
+ * inline, for the same reason as reserve().
+ */
+static inline kl_always_inline void commit(struct klog_ring *ring, u32 at,
+					   u32 need)
 {
 	u32 next = at + need, mask = ring->size - 1;	/* R1 */
 
@@ -229,9 +234,10 @@ static inline void commit(struct klog_ring *ring, u32 at, u32 need)
 	 * Warm what the next store touches: the oldest record's header,
 	 * which it reads to drop that record, and the first three cache
 	 * lines of the place it writes, which in a full ring also hold the
-	 * next records it drops when they are short.  The offsets wrap at
-	 * the end of the buffer, so no address beyond it is formed.  With
-	 * many namespaces, other namespaces' stores evict these in between.
+	 * next records it drops when they are short.  @next leaves room
+	 * for a header before the end (R4) and the other offsets wrap
+	 * there, so no address beyond the buffer is formed.  With many
+	 * namespaces, other namespaces' stores evict these in between.
 	 */
 	kl_prefetchw(ring->buf + ring->first_idx);
 	kl_prefetchw(ring->buf + next);
@@ -260,11 +266,16 @@ static inline u32 record_size(u32 body)
 /*
  * klog_ring_store() for a record with a prefix or a dictionary, or text
  * too long: cut each to what fits (R6), then store the parts.  Out of
- * line, so that its code stays out of the common case's.
+ * line, so that its code stays out of the common case's.  The entry is
+ * passed by value, a copy made on this path only: where the store is
+ * inlined into its caller (link-time optimisation), the caller's entry
+ * then need not be written to memory for the common record; called, as
+ * in the kernel, the common path is the same either way.
  */
 static kl_noinline u64 store_cut(struct klog_ring *ring,
-				 const struct klog_entry *e)
+				 const struct klog_entry entry)
 {
+	const struct klog_entry *e = &entry;
 	u32 pre_len = e->pre_len, text_len = e->text_len, dict_len;
 	u8 flags = e->flags;
 	u64 dropped = 0;
@@ -329,29 +340,8 @@ u64 klog_ring_store(struct klog_ring *ring, const struct klog_entry *e)
 	 * just built @e with wide stores may not have them forwarded to a
 	 * load of a pointer field in their middle.
 	 */
-	if (e->pre_len || e->dict_len || e->text_len > KLOG_RECORD_MAX) {
-		/*
-		 * A copy for store_cut(), made from the fields: inlined
-		 * into its caller (link-time optimisation), this function
-		 * would otherwise have the caller write all of @e to memory
-		 * before the test above, for the common record too.
-		 */
-		struct klog_entry c = {
-			.ts_nsec = e->ts_nsec,
-			.caller_id = e->caller_id,
-			.facility = e->facility,
-			.level = e->level,
-			.flags = e->flags,
-			.pre = e->pre,
-			.pre_len = e->pre_len,
-			.text = e->text,
-			.text_len = e->text_len,
-			.dict = e->dict,
-			.dict_len = e->dict_len,
-		};
-
-		return store_cut(ring, &c);
-	}
+	if (e->pre_len || e->dict_len || e->text_len > KLOG_RECORD_MAX)
+		return store_cut(ring, *e);
 
 	/* Most records are text alone and whole: one header, one copy. */
 	need = record_size(e->text_len);

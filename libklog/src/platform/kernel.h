@@ -193,6 +193,9 @@ static inline wait_queue_head_t *kl_waitq_head(kl_waitq_t *wq)
 /* kl_noinline - never inline this function. */
 #define kl_noinline noinline
 
+/* kl_always_inline - always inline this (static inline) function. */
+#define kl_always_inline __always_inline
+
 /* kl_hide_var() - the compiler no longer knows @v's value or bounds. */
 #define kl_hide_var(v) OPTIMIZER_HIDE_VAR(v)
 

@@ -76,6 +76,8 @@
  * KL_CACHE_BYTES             bytes in a cache line (L1_CACHE_BYTES)
  * kl_noinline                a function never inlined: a rare path kept
  *                            out of its caller's registers and cache lines
+ * kl_always_inline           a function always inlined, even where the
+ *                            kernel optimises for size
  * kl_hide_var(v)             make the compiler forget what it knows of
  *                            the value of the variable @v (no code)
  * kl_vsnprintf, kl_snprintf  formatting into core buffers
