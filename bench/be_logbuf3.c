@@ -9,7 +9,8 @@
  * spin          that logbuf, 16-byte headers.
  * spin-caller   the same logbuf storing what a libklog record holds: the
  *               caller id too, in the 20-byte header Linux 5.1-5.9 gave
- *               struct printk_log with CONFIG_PRINTK_CALLER (W1 only).
+ *               struct printk_log with CONFIG_PRINTK_CALLER where it is
+ *               packed (W1-size and R-scan).
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -26,8 +27,10 @@
  */
 #if defined(__x86_64__) || defined(__i386__) || defined(__aarch64__)
 #define LOG3_PACKED __attribute__((packed, aligned(4)))
+#define LOG5_SIZE 20
 #else
 #define LOG3_PACKED
+#define LOG5_SIZE 24
 #endif
 
 struct log3 {
@@ -44,12 +47,13 @@ _Static_assert(sizeof(struct log3) == 16, "3.x struct log is 16 bytes");
 
 /*
  * struct printk_log of 5.1-5.9 with CONFIG_PRINTK_CALLER: 20 bytes where
- * it is packed, as there.
+ * it is packed, as there; 24 elsewhere.
  */
 struct log5 {
 	struct log3 h;
 	uint32_t caller_id;
 } LOG3_PACKED;
+_Static_assert(sizeof(struct log5) == LOG5_SIZE, "5.x struct printk_log");
 
 /*
  * The functions below that need the header's size take it as @hdr, a
@@ -340,8 +344,8 @@ const struct bk_ops bk_logbuf3 = {
 
 const struct bk_ops bk_logbuf5 = {
 	.name = "spin-caller",
-	.what = "spin storing the caller id too: 5.1-5.9's 20-byte "
-		"struct printk_log",
+	.what = "spin storing the caller id too: 5.1-5.9's "
+		"struct printk_log (20 bytes, packed on x86 and arm64)",
 	.create = lb_create,
 	.destroy = lb_destroy,
 	.mem = lb_mem,

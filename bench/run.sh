@@ -46,12 +46,19 @@ esac
 
 # Link-time optimisation inlines libklog's store and read into the
 # benchmark's calls, as spin's store is inlined into its own
-# (docs/performance.md, "Method").
+# (docs/performance.md, "Method").  Where the CPU has PREFETCHW, the
+# ring's kl_prefetchw() is built as that instruction, the one the
+# kernel's prefetchw() runs there (without -mprfchw GCC emits a read
+# prefetch).
+cflags=''
+if [ "$(uname -m)" = x86_64 ] && grep -qw 3dnowprefetch /proc/cpuinfo; then
+	cflags=-mprfchw
+fi
 if [ ! -f "$build/build.ninja" ]; then
 	meson setup "$build" -Dbench=enabled -Dtests=false --buildtype=release \
-		-Db_lto=true --werror
+		-Db_lto=true -Dc_args="$cflags" --werror
 else
-	meson configure "$build" -Db_lto=true
+	meson configure "$build" -Db_lto=true -Dc_args="$cflags"
 fi
 ninja -C "$build" bench/kbench >/dev/null
 kbench=$build/bench/kbench
