@@ -655,6 +655,13 @@ fi
 EOF
 echo 2 >$SC/syslog_ns_propagate
 klogns exec -n -t t1 -- sh $T/level.sh 1
+# Copies go up asynchronously, each level's from a work item of its own
+# forwarder: wait until the host has its copy (10 s at most) before the
+# copies are turned off and the logs read.
+for _w in $(seq 100); do
+	busybox dmesg | grep -q "DEEP-$MARK" && break
+	sleep 0.1
+done
 echo 0 >$SC/syslog_ns_propagate
 i1=$(ino_of $T/l1); i2=$(ino_of $T/l2); i3=$(ino_of $T/l3)
 check "nesting: three namespaces with inodes of their own" \
