@@ -7,10 +7,10 @@
  * (logbuf_lock).
  *
  * spin          that logbuf, 16-byte headers.
- * spin-caller   the same logbuf storing what a libklog record holds: the
- *               caller id too, in the 20-byte header Linux 5.1-5.9 gave
- *               struct printk_log with CONFIG_PRINTK_CALLER where it is
- *               packed (W1-size and R-scan).
+ * spin-caller   (W1-size and R-scan) the same logbuf storing what a
+ *               libklog record holds: the caller id too, in the header
+ *               Linux 5.1-5.9 gave struct printk_log with
+ *               CONFIG_PRINTK_CALLER, 20 bytes where it is packed.
  */
 #define _GNU_SOURCE
 #include <pthread.h>

@@ -49,7 +49,7 @@ esac
 # (docs/performance.md, "Method").  Where the CPU has PREFETCHW, the
 # ring's kl_prefetchw() is built as that instruction, the one the
 # kernel's prefetchw() runs there (without -mprfchw GCC emits a read
-# prefetch).
+# prefetch).  This script owns the build directory's c_args.
 cflags=''
 if [ "$(uname -m)" = x86_64 ] && grep -qw 3dnowprefetch /proc/cpuinfo; then
 	cflags=-mprfchw

@@ -96,10 +96,11 @@
  * - L4 settings without a lock: struct klog_config and a namespace's own
  *   copy policy are read without a lock, each once per decision
  *   (kl_read_once() where the embedder may write at any time); a new
- *   setting applies from the next decision on.  Whether a record is
- *   copied is decided when it is stored if its forwarder has no backlog,
- *   else when the forwarder reaches it: a record that waited in a
- *   backlog sees the setting of that moment.
+ *   setting applies from the next decision on.  A record the policy
+ *   refuses when it is stored, with no backlog in its forwarder, is
+ *   never copied; any other record is decided when the forwarder
+ *   reaches it (in the kernel, later, from a work item), and sees the
+ *   setting of that moment.
  * - L5 set once: @parent, @root, @cfg, @ops, @id, @depth and @owner never
  *   change after init; @tag and the ring's buffer change only under
  *   ns->lock while the namespace has stored nothing and holds no pending

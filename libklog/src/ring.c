@@ -169,8 +169,8 @@ static u32 dict_fit(const char *dict, u32 len, u32 max)
  * the records dropped.  Always inline: GCC does not inline it into its
  * two callers otherwise, and the common store then makes one call more.
  */
-static inline kl_always_inline long reserve(struct klog_ring *ring,
-					    u32 need, u64 *dropped)
+static kl_always_inline long reserve(struct klog_ring *ring, u32 need,
+				     u64 *dropped)
 {
 	long at;
 
@@ -222,8 +222,7 @@ static inline void fill_hdr(struct klog_hdr *h, const struct klog_entry *e,
  * Account for the record of @need bytes just written at @at.  Always
  * inline, for the same reason as reserve().
  */
-static inline kl_always_inline void commit(struct klog_ring *ring, u32 at,
-					   u32 need)
+static kl_always_inline void commit(struct klog_ring *ring, u32 at, u32 need)
 {
 	u32 next = at + need, mask = ring->size - 1;	/* R1 */
 

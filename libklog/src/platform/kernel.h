@@ -193,7 +193,7 @@ static inline wait_queue_head_t *kl_waitq_head(kl_waitq_t *wq)
 /* kl_noinline - never inline this function. */
 #define kl_noinline noinline
 
-/* kl_always_inline - always inline this (static inline) function. */
+/* kl_always_inline - in place of inline: always inline this function. */
 #define kl_always_inline __always_inline
 
 /* kl_hide_var() - the compiler no longer knows @v's value or bounds. */

@@ -176,8 +176,8 @@ int klog_plat_waitq_wait(kl_waitq_t *wq, bool (*cond)(void *), void *arg);
 /* kl_noinline - never inline this function. */
 #define kl_noinline __attribute__((__noinline__))
 
-/* kl_always_inline - always inline this (static inline) function. */
-#define kl_always_inline __attribute__((__always_inline__))
+/* kl_always_inline - in place of inline: always inline this function. */
+#define kl_always_inline inline __attribute__((__always_inline__))
 
 /* kl_hide_var() - the compiler no longer knows @v's value or bounds. */
 #define kl_hide_var(v) __asm__("" : "+r"(v))
